@@ -1,0 +1,7 @@
+// hetla: heterogeneous tile linear algebra — C++ API.
+#pragma once
+#include "hetla/context.hpp"
+#include "hetla/linalg.hpp"
+#include "hetla/matrix.hpp"
+#include "hetla/types.hpp"
+#include "hetla/version.hpp"

@@ -1,0 +1,68 @@
+// Tile matrices: an m x n matrix split into nb x nb tiles (the last tile row
+// and column may be smaller). Storage is either owned and tile-contiguous, or
+// a view of a user's column-major array (no copy; tiles have stride lda).
+#pragma once
+#include <cstdint>
+#include <memory>
+
+#include "hetla/types.hpp"
+
+namespace hetla {
+
+namespace rt { struct Handle; }
+
+/// One tile in host memory: column-major with leading dimension `ld`.
+template <typename T> struct Tile {
+  T* data = nullptr;
+  int64_t ld = 1;
+  int64_t mb = 0;
+  int64_t nb = 0;
+  T& operator()(int64_t i, int64_t j) const { return data[i + j * ld]; }
+};
+
+inline constexpr int64_t kDefaultTileSize = 256;
+
+template <typename T> class Matrix {
+ public:
+  /// Empty 0 x 0 matrix.
+  Matrix();
+  /// Owned, zero-initialised, tile-contiguous storage.
+  Matrix(int64_t m, int64_t n, int64_t nb = kDefaultTileSize);
+  /// View of a column-major array A(lda, n); the array must outlive the view.
+  static Matrix view(int64_t m, int64_t n, T* A, int64_t lda, int64_t nb = kDefaultTileSize);
+
+  /// Column-major <-> tiles, converted by parallel tasks.
+  void copy_from(const T* A, int64_t lda);
+  void copy_to(T* A, int64_t lda) const;
+
+  int64_t m() const { return m_; }
+  int64_t n() const { return n_; }
+  int64_t nb() const { return nb_; }
+  int64_t mt() const { return mt_; }  // tile rows
+  int64_t nt() const { return nt_; }  // tile columns
+  int64_t tile_mb(int64_t i) const;
+  int64_t tile_nb(int64_t j) const;
+  bool is_view() const;
+
+  Tile<T> tile(int64_t i, int64_t j) const;
+  rt::Handle* handle(int64_t i, int64_t j) const;
+  /// Element access (slow; for tests and small fix-ups).
+  T& at(int64_t i, int64_t j) const;
+
+  /// Tiles [i1, i2] x [j1, j2] (inclusive) as a view sharing storage.
+  Matrix sub(int64_t i1, int64_t i2, int64_t j1, int64_t j2) const;
+
+  struct Storage;
+
+ private:
+  std::shared_ptr<Storage> store_;
+  int64_t ioff_ = 0, joff_ = 0;  // tile offsets into the storage
+  int64_t m_ = 0, n_ = 0, nb_ = kDefaultTileSize, mt_ = 0, nt_ = 0;
+};
+
+extern template class Matrix<float>;
+extern template class Matrix<double>;
+extern template class Matrix<std::complex<float>>;
+extern template class Matrix<std::complex<double>>;
+
+}  // namespace hetla

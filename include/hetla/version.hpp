@@ -1,0 +1,5 @@
+#pragma once
+#define HETLA_VERSION_MAJOR 0
+#define HETLA_VERSION_MINOR 1
+#define HETLA_VERSION_PATCH 0
+#define HETLA_VERSION_STRING "0.1.0"

@@ -1,0 +1,23 @@
+// Argument checks shared by the algorithms (LAPACK argument numbering).
+#pragma once
+#include <algorithm>
+#include <string>
+
+#include "hetla/types.hpp"
+
+namespace hetla::detail {
+
+inline void require(bool ok, int arg, const std::string& routine, const std::string& what) {
+  if (!ok) throw ArgumentError(arg, routine, what);
+}
+inline void check_uplo(Uplo u, int arg, const std::string& routine) {
+  require(u == Uplo::Lower || u == Uplo::Upper, arg, routine, "uplo must be Lower or Upper");
+}
+inline void check_ld(int64_t ld, int64_t rows, int arg, const std::string& routine, const char* name) {
+  require(ld >= std::max<int64_t>(1, rows), arg, routine, std::string(name) + " < max(1, rows)");
+}
+template <typename T> std::string routine_name(const char* base) {
+  return std::string(1, precision_letter<T>()) + base;
+}
+
+}  // namespace hetla::detail

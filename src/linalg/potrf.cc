@@ -1,0 +1,79 @@
+// Right-looking tile Cholesky (seed 000 Algorithm 5; seed 004 §3): a serial
+// loop of tile tasks. Panel tasks carry the highest priority of their column,
+// and priorities fall with the column index, so the next panel is factored as
+// soon as its inputs are ready: lookahead comes from the dependences.
+#include "hetla/linalg.hpp"
+#include "kernels/tile_tasks.hpp"
+#include "linalg/check_args.hpp"
+#include "runtime/context.hpp"
+
+namespace hetla {
+
+namespace {
+// Column (or row, for Upper) j: earlier columns first; panels above updates.
+int prio(int64_t nt, int64_t j, bool panel) { return static_cast<int>(2 * (nt - j) + (panel ? 1 : 0)); }
+}  // namespace
+
+template <typename T> int64_t potrf(Uplo uplo, Matrix<T>& A) {
+  const auto name = detail::routine_name<T>("potrf");
+  detail::check_uplo(uplo, 1, name);
+  detail::require(A.m() == A.n(), 2, name, "matrix must be square");
+  if (A.n() == 0) return 0;
+
+  detail::CallScope scope;
+  rt::Runtime& rt = scope.rt();
+  const int64_t nt = A.nt(), nb = A.nb();
+  const real_t<T> one = 1;
+  tile::Status status;
+  auto a = [&](int64_t i, int64_t j) { return tile::ref(A, i, j); };
+  auto opts = [&](int64_t k, int64_t col, bool panel) { return tile::Opts{prio(nt, col, panel), k, &status}; };
+
+  if (uplo == Uplo::Lower) {
+    for (int64_t k = 0; k < nt; ++k) {
+      tile::potrf(rt, Uplo::Lower, a(k, k), k * nb, opts(k, k, true));
+      for (int64_t i = k + 1; i < nt; ++i)
+        tile::trsm(rt, Side::Right, Uplo::Lower, Op::ConjTrans, Diag::NonUnit, T(1), a(k, k), a(i, k),
+                   opts(k, k, true));
+      for (int64_t j = k + 1; j < nt; ++j) {
+        tile::herk(rt, Uplo::Lower, Op::NoTrans, -one, a(j, k), one, a(j, j), opts(k, j, false));
+        for (int64_t i = j + 1; i < nt; ++i)
+          tile::gemm(rt, Op::NoTrans, Op::ConjTrans, T(-1), a(i, k), a(j, k), T(1), a(i, j), opts(k, j, false));
+      }
+    }
+  } else {
+    for (int64_t k = 0; k < nt; ++k) {
+      tile::potrf(rt, Uplo::Upper, a(k, k), k * nb, opts(k, k, true));
+      for (int64_t j = k + 1; j < nt; ++j)
+        tile::trsm(rt, Side::Left, Uplo::Upper, Op::ConjTrans, Diag::NonUnit, T(1), a(k, k), a(k, j),
+                   opts(k, k, true));
+      for (int64_t i = k + 1; i < nt; ++i) {
+        tile::herk(rt, Uplo::Upper, Op::ConjTrans, -one, a(k, i), one, a(i, i), opts(k, i, false));
+        for (int64_t j = i + 1; j < nt; ++j)
+          tile::gemm(rt, Op::ConjTrans, Op::NoTrans, T(-1), a(k, i), a(k, j), T(1), a(i, j), opts(k, i, false));
+      }
+    }
+  }
+  rt.wait_all();
+  return status.info.load();
+}
+
+template <typename T> int64_t potrf(Uplo uplo, int64_t n, T* A, int64_t lda, const Options& opts) {
+  const auto name = detail::routine_name<T>("potrf");
+  detail::check_uplo(uplo, 1, name);
+  detail::require(n >= 0, 2, name, "n < 0");
+  detail::check_ld(lda, n, 4, name, "lda");
+  if (n == 0) return 0;
+  auto M = Matrix<T>::view(n, n, A, lda, opts.nb > 0 ? opts.nb : default_tile_size<T>(n));
+  return potrf(uplo, M);
+}
+
+#define HETLA_INSTANTIATE(T)                                   \
+  template int64_t potrf<T>(Uplo, Matrix<T>&);                 \
+  template int64_t potrf<T>(Uplo, int64_t, T*, int64_t, const Options&);
+HETLA_INSTANTIATE(float)
+HETLA_INSTANTIATE(double)
+HETLA_INSTANTIATE(std::complex<float>)
+HETLA_INSTANTIATE(std::complex<double>)
+#undef HETLA_INSTANTIATE
+
+}  // namespace hetla

@@ -1,0 +1,69 @@
+// Cholesky solves: potrs = two triangular sweeps; posv = potrf + potrs.
+#include "hetla/linalg.hpp"
+#include "linalg/check_args.hpp"
+
+namespace hetla {
+
+template <typename T> void potrs(Uplo uplo, const Matrix<T>& A, Matrix<T>& B) {
+  const auto name = detail::routine_name<T>("potrs");
+  detail::check_uplo(uplo, 1, name);
+  detail::require(A.m() == A.n(), 4, name, "A must be square");
+  detail::require(B.m() == A.n() && B.nb() == A.nb(), 6, name, "B must have n rows and A's tile size");
+  // A = L L^H: L Y = B, L^H X = Y.   A = U^H U: U^H Y = B, U X = Y.
+  const Op first = uplo == Uplo::Lower ? Op::NoTrans : Op::ConjTrans;
+  const Op second = uplo == Uplo::Lower ? Op::ConjTrans : Op::NoTrans;
+  trsm_left(uplo, first, Diag::NonUnit, T(1), A, B);
+  trsm_left(uplo, second, Diag::NonUnit, T(1), A, B);
+}
+
+template <typename T>
+void potrs(Uplo uplo, int64_t n, int64_t nrhs, const T* A, int64_t lda, T* B, int64_t ldb, const Options& opts) {
+  const auto name = detail::routine_name<T>("potrs");
+  detail::check_uplo(uplo, 1, name);
+  detail::require(n >= 0, 2, name, "n < 0");
+  detail::require(nrhs >= 0, 3, name, "nrhs < 0");
+  detail::check_ld(lda, n, 5, name, "lda");
+  detail::check_ld(ldb, n, 7, name, "ldb");
+  if (n == 0 || nrhs == 0) return;
+  const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(n);
+  // The factor is only read; the view API takes a mutable pointer.
+  auto Am = Matrix<T>::view(n, n, const_cast<T*>(A), lda, nb);
+  auto Bm = Matrix<T>::view(n, nrhs, B, ldb, nb);
+  potrs(uplo, Am, Bm);
+}
+
+template <typename T> int64_t posv(Uplo uplo, Matrix<T>& A, Matrix<T>& B) {
+  const auto name = detail::routine_name<T>("posv");
+  detail::check_uplo(uplo, 1, name);
+  detail::require(A.m() == A.n(), 4, name, "A must be square");
+  detail::require(B.m() == A.n() && B.nb() == A.nb(), 6, name, "B must have n rows and A's tile size");
+  int64_t info = potrf(uplo, A);
+  if (info == 0) potrs(uplo, A, B);
+  return info;
+}
+
+template <typename T>
+int64_t posv(Uplo uplo, int64_t n, int64_t nrhs, T* A, int64_t lda, T* B, int64_t ldb, const Options& opts) {
+  const auto name = detail::routine_name<T>("posv");
+  detail::check_uplo(uplo, 1, name);
+  detail::require(n >= 0, 2, name, "n < 0");
+  detail::require(nrhs >= 0, 3, name, "nrhs < 0");
+  detail::check_ld(lda, n, 5, name, "lda");
+  detail::check_ld(ldb, n, 7, name, "ldb");
+  int64_t info = potrf(uplo, n, A, lda, opts);
+  if (info == 0) potrs(uplo, n, nrhs, A, lda, B, ldb, opts);
+  return info;
+}
+
+#define HETLA_INSTANTIATE(T)                                                                    \
+  template void potrs<T>(Uplo, const Matrix<T>&, Matrix<T>&);                                   \
+  template void potrs<T>(Uplo, int64_t, int64_t, const T*, int64_t, T*, int64_t, const Options&); \
+  template int64_t posv<T>(Uplo, Matrix<T>&, Matrix<T>&);                                       \
+  template int64_t posv<T>(Uplo, int64_t, int64_t, T*, int64_t, T*, int64_t, const Options&);
+HETLA_INSTANTIATE(float)
+HETLA_INSTANTIATE(double)
+HETLA_INSTANTIATE(std::complex<float>)
+HETLA_INSTANTIATE(std::complex<double>)
+#undef HETLA_INSTANTIATE
+
+}  // namespace hetla

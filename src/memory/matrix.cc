@@ -1,0 +1,165 @@
+#include "hetla/matrix.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "runtime/context.hpp"
+#include "runtime/runtime.hpp"
+
+namespace hetla {
+
+namespace {
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+struct FreeDeleter {
+  void operator()(void* p) const { std::free(p); }
+};
+}  // namespace
+
+template <typename T> struct Matrix<T>::Storage {
+  int64_t m = 0, n = 0, nb = 1, mt = 0, nt = 0;
+  T* base = nullptr;
+  int64_t lda = 0;  // > 0: view of a column-major array; 0: owned tile-contiguous
+  std::unique_ptr<void, FreeDeleter> owned;
+  std::vector<rt::Handle> handles;  // column-major over tiles
+
+  int64_t mb_of(int64_t i) const { return i < mt - 1 ? nb : m - (mt - 1) * nb; }
+  int64_t nb_of(int64_t j) const { return j < nt - 1 ? nb : n - (nt - 1) * nb; }
+  Tile<T> tile(int64_t i, int64_t j) const {
+    if (lda > 0) return {base + i * nb + j * nb * lda, lda, mb_of(i), nb_of(j)};
+    // owned: tile column j starts at j*nb*m; tile i in it at i*nb*nb_of(j)
+    return {base + j * nb * m + i * nb * nb_of(j), mb_of(i), mb_of(i), nb_of(j)};
+  }
+  void init_handles() {
+    handles.resize(static_cast<std::size_t>(mt * nt));
+    for (int64_t j = 0; j < nt; ++j)
+      for (int64_t i = 0; i < mt; ++i) {
+        auto& h = handles[i + j * mt];
+        Tile<T> t = tile(i, j);
+        h.host_data = t.data;
+        h.bytes = static_cast<std::size_t>(t.mb * t.nb) * sizeof(T);
+      }
+  }
+};
+
+template <typename T> Matrix<T>::Matrix() : store_(std::make_shared<Storage>()) {}
+
+template <typename T> Matrix<T>::Matrix(int64_t m, int64_t n, int64_t nb) {
+  if (m < 0) throw ArgumentError(1, "Matrix", "m < 0");
+  if (n < 0) throw ArgumentError(2, "Matrix", "n < 0");
+  if (nb < 1) throw ArgumentError(3, "Matrix", "nb < 1");
+  auto s = std::make_shared<Storage>();
+  s->m = m;
+  s->n = n;
+  s->nb = nb;
+  s->mt = ceil_div(m, nb);
+  s->nt = ceil_div(n, nb);
+  std::size_t bytes = static_cast<std::size_t>(m) * static_cast<std::size_t>(n) * sizeof(T);
+  if (bytes > 0) {
+    std::size_t rounded = (bytes + 63) / 64 * 64;  // aligned_alloc wants a multiple
+    s->owned.reset(std::aligned_alloc(64, rounded));
+    if (!s->owned) throw std::bad_alloc();
+    std::memset(s->owned.get(), 0, rounded);
+    s->base = static_cast<T*>(s->owned.get());
+  }
+  s->init_handles();
+  store_ = s;
+  m_ = m, n_ = n, nb_ = nb, mt_ = s->mt, nt_ = s->nt;
+}
+
+template <typename T>
+Matrix<T> Matrix<T>::view(int64_t m, int64_t n, T* A, int64_t lda, int64_t nb) {
+  if (m < 0) throw ArgumentError(1, "Matrix::view", "m < 0");
+  if (n < 0) throw ArgumentError(2, "Matrix::view", "n < 0");
+  if (!A && m > 0 && n > 0) throw ArgumentError(3, "Matrix::view", "A is null");
+  if (lda < std::max<int64_t>(1, m)) throw ArgumentError(4, "Matrix::view", "lda < max(1, m)");
+  if (nb < 1) throw ArgumentError(5, "Matrix::view", "nb < 1");
+  Matrix M;
+  auto s = std::make_shared<Storage>();
+  s->m = m;
+  s->n = n;
+  s->nb = nb;
+  s->mt = ceil_div(m, nb);
+  s->nt = ceil_div(n, nb);
+  s->base = A;
+  s->lda = lda;
+  s->init_handles();
+  M.store_ = s;
+  M.m_ = m, M.n_ = n, M.nb_ = nb, M.mt_ = s->mt, M.nt_ = s->nt;
+  return M;
+}
+
+template <typename T> int64_t Matrix<T>::tile_mb(int64_t i) const { return store_->mb_of(i + ioff_); }
+template <typename T> int64_t Matrix<T>::tile_nb(int64_t j) const { return store_->nb_of(j + joff_); }
+template <typename T> bool Matrix<T>::is_view() const { return store_->lda > 0; }
+
+template <typename T> Tile<T> Matrix<T>::tile(int64_t i, int64_t j) const {
+  return store_->tile(i + ioff_, j + joff_);
+}
+
+template <typename T> rt::Handle* Matrix<T>::handle(int64_t i, int64_t j) const {
+  return &store_->handles[(i + ioff_) + (j + joff_) * store_->mt];
+}
+
+template <typename T> T& Matrix<T>::at(int64_t i, int64_t j) const {
+  Tile<T> t = tile(i / nb_, j / nb_);
+  return t(i % nb_, j % nb_);
+}
+
+template <typename T>
+Matrix<T> Matrix<T>::sub(int64_t i1, int64_t i2, int64_t j1, int64_t j2) const {
+  if (i1 < 0 || j1 < 0 || i2 >= mt_ || j2 >= nt_ || i1 > i2 + 1 || j1 > j2 + 1)
+    throw std::out_of_range("Matrix::sub: tile range out of bounds");
+  Matrix S = *this;
+  S.ioff_ = ioff_ + i1;
+  S.joff_ = joff_ + j1;
+  S.mt_ = i2 - i1 + 1;
+  S.nt_ = j2 - j1 + 1;
+  S.m_ = 0;
+  for (int64_t i = 0; i < S.mt_; ++i) S.m_ += S.tile_mb(i);
+  S.n_ = 0;
+  for (int64_t j = 0; j < S.nt_; ++j) S.n_ += S.tile_nb(j);
+  return S;
+}
+
+namespace {
+template <typename T> void copy_block(int64_t mb, int64_t nb, const T* src, int64_t lds, T* dst, int64_t ldd) {
+  for (int64_t j = 0; j < nb; ++j) std::memcpy(dst + j * ldd, src + j * lds, sizeof(T) * mb);
+}
+}  // namespace
+
+template <typename T> void Matrix<T>::copy_from(const T* A, int64_t lda) {
+  if (lda < std::max<int64_t>(1, m_)) throw ArgumentError(2, "Matrix::copy_from", "lda < max(1, m)");
+  detail::CallScope scope;
+  auto& rt = scope.rt();
+  for (int64_t j = 0; j < nt_; ++j)
+    for (int64_t i = 0; i < mt_; ++i) {
+      Tile<T> t = tile(i, j);
+      const T* src = A + i * nb_ + j * nb_ * lda;
+      rt.insert([t, src, lda](rt::TaskContext&) { copy_block(t.mb, t.nb, src, lda, t.data, t.ld); },
+                {rt::W(handle(i, j))}, {0, "copy_in", rt::kMemoryBound});
+    }
+  rt.wait_all();
+}
+
+template <typename T> void Matrix<T>::copy_to(T* A, int64_t lda) const {
+  if (lda < std::max<int64_t>(1, m_)) throw ArgumentError(2, "Matrix::copy_to", "lda < max(1, m)");
+  detail::CallScope scope;
+  auto& rt = scope.rt();
+  for (int64_t j = 0; j < nt_; ++j)
+    for (int64_t i = 0; i < mt_; ++i) {
+      Tile<T> t = tile(i, j);
+      T* dst = A + i * nb_ + j * nb_ * lda;
+      rt.insert([t, dst, lda](rt::TaskContext&) { copy_block(t.mb, t.nb, t.data, t.ld, dst, lda); },
+                {rt::R(handle(i, j))}, {0, "copy_out", rt::kMemoryBound});
+    }
+  rt.wait_all();
+}
+
+template class Matrix<float>;
+template class Matrix<double>;
+template class Matrix<std::complex<float>>;
+template class Matrix<std::complex<double>>;
+
+}  // namespace hetla
