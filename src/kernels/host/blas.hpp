@@ -2,12 +2,15 @@
 // algorithms and tile kernels are written once for s, d, c, z.
 #pragma once
 #include <complex>
-#ifndef LAPACK_COMPLEX_CPP
-#define LAPACK_COMPLEX_CPP  // lapack_complex_* are std::complex
+// LAPACKE's complex types are std::complex (layout-compatible with C99 complex).
+#ifndef lapack_complex_float
+#define lapack_complex_float std::complex<float>
+#define lapack_complex_double std::complex<double>
 #endif
 #include <cblas.h>
 #include <lapacke.h>
 #include <cstdint>
+#include <vector>
 
 #include "hetla/types.hpp"
 
@@ -101,6 +104,24 @@ inline int64_t potrf(Uplo u, int64_t n, scomplex* A, int64_t lda) {
 inline int64_t potrf(Uplo u, int64_t n, dcomplex* A, int64_t lda) {
   return LAPACKE_zpotrf_work(LAPACK_COL_MAJOR, lapack_uplo(u), n,
                              reinterpret_cast<lapack_complex_double*>(A), lda);
+}
+
+// ---- lange: norm ('M' max abs, '1' one, 'I' infinity, 'F' Frobenius) of a general matrix
+inline float lange(char norm, int64_t m, int64_t n, const float* A, int64_t lda) {
+  std::vector<float> w(norm == 'I' || norm == 'i' ? m : 0);
+  return LAPACKE_slange_work(LAPACK_COL_MAJOR, norm, m, n, A, lda, w.data());
+}
+inline double lange(char norm, int64_t m, int64_t n, const double* A, int64_t lda) {
+  std::vector<double> w(norm == 'I' || norm == 'i' ? m : 0);
+  return LAPACKE_dlange_work(LAPACK_COL_MAJOR, norm, m, n, A, lda, w.data());
+}
+inline float lange(char norm, int64_t m, int64_t n, const scomplex* A, int64_t lda) {
+  std::vector<float> w(norm == 'I' || norm == 'i' ? m : 0);
+  return LAPACKE_clange_work(LAPACK_COL_MAJOR, norm, m, n, A, lda, w.data());
+}
+inline double lange(char norm, int64_t m, int64_t n, const dcomplex* A, int64_t lda) {
+  std::vector<double> w(norm == 'I' || norm == 'i' ? m : 0);
+  return LAPACKE_zlange_work(LAPACK_COL_MAJOR, norm, m, n, A, lda, w.data());
 }
 
 }  // namespace hetla::blas
