@@ -45,6 +45,10 @@ int hetla_dposv(char uplo, int n, int nrhs, double* A, int lda, double* B, int l
 int hetla_cposv(char uplo, int n, int nrhs, hetla_complex_float* A, int lda, hetla_complex_float* B, int ldb);
 int hetla_zposv(char uplo, int n, int nrhs, hetla_complex_double* A, int lda, hetla_complex_double* B, int ldb);
 
+/* ---- LU with partial pivoting (src/api/c_api_lu.cc) ---- */
+
+/* ---- QR and least squares (src/api/c_api_qr.cc) ---- */
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,6 +2,8 @@
 #pragma once
 #include "hetla/context.hpp"
 #include "hetla/linalg.hpp"
+#include "hetla/lu.hpp"
+#include "hetla/qr.hpp"
 #include "hetla/matrix.hpp"
 #include "hetla/types.hpp"
 #include "hetla/version.hpp"
