@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages hetla builds and tests with. Idempotent:
+# does nothing (and needs no network) when everything is already installed.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config git
+  libopenblas-pthread-dev liblapacke-dev   # host BLAS/LAPACK (pthread OpenBLAS) + LAPACKE
+  libhwloc-dev                             # topology and thread pinning
+  libgtest-dev                             # test suite
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all packages present"
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
