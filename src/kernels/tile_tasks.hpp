@@ -10,6 +10,7 @@
 
 #include "hetla/matrix.hpp"
 #include "kernels/host/blas.hpp"
+#include "kernels/host/trsm_recursive.hpp"
 #include "runtime/runtime.hpp"
 
 namespace hetla::tile {
@@ -71,7 +72,7 @@ void trsm(rt::Runtime& rt, Side side, Uplo uplo, Op op, Diag diag, T alpha, Ref<
   rt.insert(
       [=](rt::TaskContext&) {
         if (o.skipped()) return;
-        blas::trsm(side, uplo, op, diag, B.t.mb, B.t.nb, alpha, A.t.data, A.t.ld, B.t.data, B.t.ld);
+        blas::trsm_recursive(side, uplo, op, diag, B.t.mb, B.t.nb, alpha, A.t.data, A.t.ld, B.t.data, B.t.ld);
       },
       {rt::R(A.h), rt::RW(B.h)}, {o.priority, "trsm"});
 }

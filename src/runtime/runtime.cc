@@ -4,6 +4,7 @@
 #include <chrono>
 #include <memory>
 
+#include "trace/trace.hpp"
 #include "util/hwloc_topology.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -170,8 +171,11 @@ Task* Runtime::try_pop() {
 void Runtime::execute(Task* t, int worker) {
   if (!cancelled_.load(std::memory_order_relaxed)) {
     TaskContext ctx{worker};
+    trace::Recorder* rec = tracer_;
+    const double start = rec ? rec->now() : 0.0;
     try {
       t->body(ctx);
+      if (rec) rec->record(worker, t->label, start, rec->now());
     } catch (...) {
       std::lock_guard<std::mutex> lk(error_mutex_);
       if (!error_) error_ = std::current_exception();

@@ -14,6 +14,8 @@
 
 #include "runtime/inline_fn.hpp"
 
+namespace hetla::trace { class Recorder; }
+
 namespace hetla::rt {
 
 enum class Mode : uint8_t { Read = 1, Write = 2, ReadWrite = 3 };
@@ -106,6 +108,10 @@ class Runtime {
   /// True once a task failed and until wait_all() reported it.
   bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
 
+  /// Records every executed task into `rec` (nullptr stops recording). The
+  /// recorder must have num_workers() buffers and outlive the recording.
+  void set_trace(trace::Recorder* rec) { tracer_ = rec; }
+
  private:
   struct ReadyEntry {
     int priority;
@@ -153,7 +159,7 @@ class Runtime {
   std::vector<Task*> alloc_cache_;  // inserting thread only
 
   std::vector<std::thread> threads_;
-  void* topology_ = nullptr;  // hwloc_topology_t
+  trace::Recorder* tracer_ = nullptr;
 };
 
 }  // namespace hetla::rt
