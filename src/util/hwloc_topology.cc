@@ -10,8 +10,10 @@
 namespace hetla::util {
 
 Topology& Topology::get() {
-  static Topology t;
-  return t;
+  // Never destroyed: worker threads of a runtime that is itself a static may
+  // still bind to cores while statics are torn down at exit.
+  static Topology* t = new Topology;
+  return *t;
 }
 
 Topology::Topology() {
