@@ -1,26 +1,73 @@
+// hetla: command-line front end (machine info, benchmarks, demo).
 #include <cstdio>
-#include <vector>
-#include <random>
-#include <chrono>
-#include <cstring>
-#include <cstdlib>
-#include "hetla/hetla.hpp"
-#include "kernels/host/blas.hpp"
-#include "util/blas_threads.hpp"
-double now(){return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();}
-int main(int argc, char** argv){
-  int n = argc>1? atoi(argv[1]):4000; int nb = argc>2? atoi(argv[2]):0;
-  std::mt19937 g(1); std::uniform_real_distribution<double> u(-1,1);
-  std::vector<double> A((size_t)n*n), S((size_t)n*n);
-  for(auto&x:A)x=u(g);
-  hetla::util::blas_set_num_threads(2);
-  cblas_dsyrk(CblasColMajor,CblasLower,CblasNoTrans,n,n,1.0,A.data(),n,0.0,S.data(),n);
-  for(int i=0;i<n;i++) S[(size_t)i*n+i]+=n;
-  for (int r=0;r<3;r++){
-  auto W=S; double t=now(); int info=LAPACKE_dpotrf_work(LAPACK_COL_MAJOR,'L',n,W.data(),n); t=now()-t;
-  printf("lapack: info %d %.1f GF\n",info,(double)n*n*n/3/t/1e9);
-  auto H=S; t=now(); auto hinfo=hetla::potrf(hetla::Uplo::Lower,n,H.data(),n,{nb}); t=now()-t;
-  double md=0; for(int j=0;j<n;j++) for(int i=j;i<n;i++) md=std::max(md,std::abs(H[i+(size_t)j*n]-W[i+(size_t)j*n]));
-  printf("hetla: info %ld %.1f GF maxdiff %g\n",(long)hinfo,(double)n*n*n/3/t/1e9, md);
+#include <exception>
+#include <new>
+#include <string_view>
+
+#include "cli.hpp"
+#include "hetla/context.hpp"
+#include "hetla/version.hpp"
+
+namespace {
+
+void print_help(std::FILE* out) {
+  std::fprintf(out,
+               "usage: hetla COMMAND [options]\n"
+               "\n"
+               "hetla %s - heterogeneous tile linear algebra\n"
+               "\n"
+               "commands:\n"
+               "  info      machine, BLAS/LAPACK vendor, worker threads and devices hetla uses\n"
+               "  bench     measure a routine against the vendor LAPACK (hetla bench --help)\n"
+               "  demo      solve a random SPD system with hetla and with the vendor LAPACK\n"
+               "            (about 20 s; hetla demo --help)\n"
+               "  version   print the library version\n"
+               "  help      this text\n"
+               "\n"
+               "Exit status: 0 success, 1 a check or a run failed, 2 usage error.\n",
+               HETLA_VERSION_STRING);
+}
+
+/// Joins the library's worker threads before static destruction starts.
+struct FinalizeAtExit {
+  ~FinalizeAtExit() { hetla::finalize(); }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace hetla::cli;
+  FinalizeAtExit finalize_at_exit;
+  try {
+    if (argc < 2) {
+      print_help(stderr);
+      return kExitUsage;
+    }
+    const std::string_view cmd = argv[1];
+    if (cmd == "help" || cmd == "-h" || cmd == "--help") {
+      print_help(stdout);
+      return kExitOk;
+    }
+    if (cmd == "version" || cmd == "--version") {
+      if (argc > 2) throw UsageError("hetla version takes no arguments");
+      std::printf("hetla %s\n", HETLA_VERSION_STRING);
+      return kExitOk;
+    }
+    if (cmd == "info") return cmd_info(argc, argv, 2);
+    if (cmd == "bench") return cmd_bench(argc, argv, 2);
+    if (cmd == "demo") return cmd_demo(argc, argv, 2);
+    throw UsageError("unknown command '" + std::string(cmd) + "' (see hetla --help)");
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "hetla: %s\n", e.what());
+    return kExitUsage;
+  } catch (const std::invalid_argument& e) {  // hetla::ArgumentError: a value the library rejects
+    std::fprintf(stderr, "hetla: invalid argument: %s\n", e.what());
+    return kExitUsage;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "hetla: out of memory\n");
+    return kExitFailed;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hetla: error: %s\n", e.what());
+    return kExitFailed;
   }
 }

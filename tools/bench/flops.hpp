@@ -1,0 +1,26 @@
+// Floating-point operation counts from LAPACK Working Note 41 (the formulas
+// of LAPACK's dopla.f / MAGMA's flops.h): flops = multiplications + additions
+// for real types and 6 * multiplications + 2 * additions for complex types.
+#pragma once
+#include "hetla/types.hpp"
+
+namespace hetla::cli::flops {
+
+template <typename T> double combine(double fmuls, double fadds) {
+  return is_complex_v<T> ? 6.0 * fmuls + 2.0 * fadds : fmuls + fadds;
+}
+
+// Cholesky factorization of an n x n matrix.
+inline double fmuls_potrf(double n) { return n * (((1.0 / 6.0) * n + 0.5) * n + 1.0 / 3.0); }
+inline double fadds_potrf(double n) { return n * (((1.0 / 6.0) * n) * n - 1.0 / 6.0); }
+// Two triangular solves with nrhs right-hand sides.
+inline double fmuls_potrs(double n, double nrhs) { return nrhs * n * (n + 1.0); }
+inline double fadds_potrs(double n, double nrhs) { return nrhs * n * (n - 1.0); }
+
+template <typename T> double potrf(double n) { return combine<T>(fmuls_potrf(n), fadds_potrf(n)); }
+template <typename T> double potrs(double n, double nrhs) {
+  return combine<T>(fmuls_potrs(n, nrhs), fadds_potrs(n, nrhs));
+}
+template <typename T> double posv(double n, double nrhs) { return potrf<T>(n) + potrs<T>(n, nrhs); }
+
+}  // namespace hetla::cli::flops

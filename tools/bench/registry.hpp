@@ -1,0 +1,98 @@
+// Routines that `hetla bench` can measure.
+//
+// How to add a routine (e.g. getrf): create tools/bench/bench_getrf.cc (the
+// CMake glob tools/bench/bench_*.cc picks it up) containing
+//
+//   #include "bench/common.hpp"
+//   namespace hetla::cli {
+//   namespace {
+//   template <typename T> Record run(const BenchConfig& c) {
+//     const int64_t m = c.m < 0 ? c.n : c.m, n = c.n;
+//     LinalgResult r = start_result<T>(c, m, n, 0);      // sizes and tile size
+//     r.flops = ...;                                     // LAWN 41 count (add it to flops.hpp)
+//     const auto A0 = bench::random_matrix<T>(m, n, m, seed);   // matgen.hpp
+//     std::vector<T> A;
+//     auto reset = [&] { A = A0; };                      // fresh input, not timed
+//     r.seconds = best_time(c.repeat, reset, [&] { r.info = hetla::getrf(...); });
+//     if (c.check) r.residual = ...;                     // a checks.hpp residual on A
+//     if (c.baseline)                                    // vendor LAPACK on all workers' threads
+//       r.baseline_seconds = with_vendor_threads(c.threads, [&] {
+//         return best_time(c.repeat, reset, [&] { r.baseline_info = LAPACKE_?getrf_work(...); }); });
+//     return make_record(c, r);                          // the standard JSON/table fields
+//   }
+//   const Registrar reg({"getrf", "LU factorization with partial pivoting",
+//                        kOptM | kOptNb | kOptPrecision | kOptCheck | kOptBaseline | kOptRepeat | kOptThreads,
+//                        /*default_n=*/2000, /*library=*/true,
+//                        [](const BenchConfig& c) { return with_precision(c.precision, [&]<typename T>() {
+//                          return run<T>(c); }); },
+//                        [](const BenchConfig& c) { return ...bytes for inputs, copies and checks...; }});
+//   }  // namespace
+//   }  // namespace hetla::cli
+//
+// `options` lists the bench options the routine accepts; any other one given
+// on the command line is rejected with exit code 2. `run` measures one
+// configuration (one size, one precision) and returns its record.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "hetla/types.hpp"
+
+namespace hetla::cli {
+
+/// Options of `hetla bench` beyond -n, --json and --help (always accepted).
+enum BenchOption : unsigned {
+  kOptM = 1u << 0,          // -m M (rows; default n)
+  kOptNrhs = 1u << 1,       // --nrhs K
+  kOptNb = 1u << 2,         // --nb NB
+  kOptPrecision = 1u << 3,  // --precision s,d,c,z
+  kOptUplo = 1u << 4,       // --uplo L|U
+  kOptCheck = 1u << 5,      // --check
+  kOptBaseline = 1u << 6,   // --baseline
+  kOptRepeat = 1u << 7,     // --repeat R
+  kOptThreads = 1u << 8,    // --threads T
+};
+
+struct Routine;
+
+/// One configuration to measure (the command line, with lists expanded).
+struct BenchConfig {
+  std::string routine;
+  const Routine* spec = nullptr;  // the registered routine
+  char precision = 'd';   // s, d, c, z
+  int64_t m = -1;         // -1: same as n
+  int64_t n = 0;
+  int64_t nrhs = 1;
+  int64_t nb = 0;         // 0: hetla::default_tile_size<T>(n)
+  Uplo uplo = Uplo::Lower;
+  bool check = false;
+  bool baseline = false;
+  int repeat = 1;
+  int threads = 0;        // resolved before run(): hetla workers (library routines) or 0 = default
+};
+
+struct Routine {
+  std::string name;
+  std::string summary;
+  unsigned options = 0;       // BenchOption bits
+  int64_t default_n = 2000;   // -n when not given
+  bool library = true;        // runs through the hetla library context (hetla::init)
+  std::function<Record(const BenchConfig&)> run;
+  /// Bytes one configuration needs (inputs, copies, checks); larger than the
+  /// available memory -> the configuration is refused. Empty: not checked.
+  std::function<double(const BenchConfig&)> memory_bytes = {};
+};
+
+/// All registered routines, sorted by name.
+std::vector<const Routine*> routines();
+const Routine* find_routine(std::string_view name);
+
+/// Registers a routine at static-initialisation time.
+struct Registrar {
+  explicit Registrar(Routine r);
+};
+
+}  // namespace hetla::cli

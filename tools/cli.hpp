@@ -1,0 +1,106 @@
+// Shared pieces of the `hetla` command-line tool: usage errors, strict
+// argument parsing, a tiny JSON writer and result records printed either as
+// aligned table lines or as one JSON object per line.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace hetla::cli {
+
+/// A mistake on the command line: reported on stderr, exit code 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;  // a check failed or the library reported an error
+inline constexpr int kExitUsage = 2;
+
+/// Seconds on a monotonic clock.
+inline double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+/// MemAvailable from /proc/meminfo (free physical memory if unreadable).
+double available_memory_bytes();
+
+// ---- argument parsing -------------------------------------------------------
+
+/// Parses a whole decimal integer in [lo, hi]; `what` names it in the message.
+int64_t parse_int(std::string_view text, std::string_view what, int64_t lo, int64_t hi);
+/// Comma-separated integers, each in [lo, hi] ("2000,4000").
+std::vector<int64_t> parse_int_list(std::string_view text, std::string_view what, int64_t lo, int64_t hi);
+std::vector<std::string_view> split(std::string_view text, char sep);
+
+/// Walks argv: options with values accept "--opt V" and "--opt=V".
+class ArgReader {
+ public:
+  ArgReader(int argc, char** argv, int first) : argc_(argc), argv_(argv), i_(first) {}
+  bool done() const { return i_ >= argc_; }
+  /// Next raw argument; for "--opt=V" returns "--opt" and keeps V for value().
+  std::string_view next();
+  /// The value of the option just returned by next().
+  std::string_view value(std::string_view opt);
+  /// Throws if the option just returned by next() carried "=V" but takes none.
+  void no_value(std::string_view opt);
+
+ private:
+  int argc_;
+  char** argv_;
+  int i_;
+  std::optional<std::string_view> inline_value_;
+};
+
+// ---- JSON and result records -------------------------------------------------
+
+using Value = std::variant<std::monostate, bool, int64_t, double, std::string>;  // monostate = null
+
+std::string json_escape(std::string_view s);
+/// JSON text of a value; non-finite doubles become null (JSON has no inf/nan).
+std::string json_value(const Value& v);
+
+struct Field {
+  std::string key;    // JSON key
+  Value value;
+  std::string label;  // table column title ("" = key; "-" = JSON only)
+  int width = 0;      // minimum table column width
+  int decimals = -1;  // doubles in the table: fixed decimals, or -1 for 3 significant digits
+};
+
+/// One measured configuration.
+struct Record {
+  std::vector<Field> fields;
+  bool failed = false;  // a check failed or info != 0: the command exits with 1
+  Record& add(std::string key, Value v, std::string label = "", int width = 0, int decimals = -1) {
+    fields.push_back({std::move(key), std::move(v), std::move(label), width, decimals});
+    return *this;
+  }
+};
+
+/// Prints records as they come: JSON lines, or a table whose header is
+/// repeated whenever the set of columns changes.
+class RecordPrinter {
+ public:
+  explicit RecordPrinter(bool json, std::FILE* out = stdout) : json_(json), out_(out) {}
+  void print(const Record& r);
+
+ private:
+  bool json_;
+  std::FILE* out_;
+  std::vector<std::string> header_keys_;
+};
+
+// ---- commands -------------------------------------------------------------------
+int cmd_info(int argc, char** argv, int first);
+int cmd_bench(int argc, char** argv, int first);
+int cmd_demo(int argc, char** argv, int first);
+void print_bench_help(std::FILE* out);
+
+}  // namespace hetla::cli
