@@ -1,7 +1,6 @@
 // Tile kernels as tasks: each call inserts one task with its data accesses.
-// Algorithms (linalg/) are written only in terms of these, never a device.
-// Today the body runs the host kernel (CBLAS/LAPACKE, one BLAS thread); the
-// device layer adds per-device kernel tables behind the same calls.
+// Algorithms (linalg/) are written only in terms of these, never a device:
+// the runtime places the task and the body runs that device's kernel.
 #pragma once
 #include <atomic>
 #include <cmath>
@@ -9,8 +8,7 @@
 #include <limits>
 
 #include "hetla/matrix.hpp"
-#include "kernels/host/blas.hpp"
-#include "kernels/host/trsm_recursive.hpp"
+#include "devices/device.hpp"
 #include "runtime/runtime.hpp"
 
 namespace hetla::tile {
@@ -46,60 +44,75 @@ struct Opts {
   bool skipped() const { return status && status->skips(step); }
 };
 
+/// Flop-count factor of one multiply-add in T relative to real arithmetic.
+template <typename T> constexpr double flop_scale() { return is_complex_v<T> ? 4.0 : 1.0; }
+
+// Each body calls the kernel table of the device the task was placed on,
+// with the task's data as it lies in that device's memory (ctx.ptr / ctx.ld,
+// in the order of the accesses).
+
 /// Cholesky of a diagonal tile; on failure records info = offset + local info.
 /// A non-finite diagonal after the factorization is reported like a
 /// non-positive pivot (the host LAPACK may not check for NaN).
 template <typename T> void potrf(rt::Runtime& rt, Uplo uplo, Ref<T> A, int64_t offset, Opts o) {
+  const int64_t n = A.t.mb;
   rt.insert(
-      [=](rt::TaskContext&) {
+      [=](rt::TaskContext& c) {
         if (o.skipped()) return;
-        Tile<T> a = A.t;
-        int64_t info = blas::potrf(uplo, a.mb, a.data, a.ld);
+        T* a = c.ptr<T>(0);
+        const int64_t lda = c.ld(0);
+        int64_t info = c.kernels<T>().potrf(uplo, n, a, lda);
         if (info == 0)
-          for (int64_t d = 0; d < a.mb; ++d)
-            if (!std::isfinite(std::real(a(d, d)))) {
+          for (int64_t d = 0; d < n; ++d)
+            if (!std::isfinite(std::real(a[d + d * lda]))) {
               info = d + 1;
               break;
             }
         if (info > 0 && o.status) o.status->fail(o.step, offset + info);
       },
-      {rt::RW(A.h)}, {o.priority, "potrf", rt::kHostOnly});
+      {rt::RW(A.h)},
+      {o.priority, "potrf", rt::kHostOnly, dev::KernelId::Potrf, flop_scale<T>() * n * n * n / 3.0});
 }
 
 /// B = alpha op(A)^-1 B (Left) or alpha B op(A)^-1 (Right), A triangular.
 template <typename T>
 void trsm(rt::Runtime& rt, Side side, Uplo uplo, Op op, Diag diag, T alpha, Ref<T> A, Ref<T> B, Opts o) {
+  const int64_t m = B.t.mb, n = B.t.nb;
   rt.insert(
-      [=](rt::TaskContext&) {
+      [=](rt::TaskContext& c) {
         if (o.skipped()) return;
-        blas::trsm_recursive(side, uplo, op, diag, B.t.mb, B.t.nb, alpha, A.t.data, A.t.ld, B.t.data, B.t.ld);
+        c.kernels<T>().trsm(side, uplo, op, diag, m, n, alpha, c.ptr<T>(0), c.ld(0), c.ptr<T>(1), c.ld(1));
       },
-      {rt::R(A.h), rt::RW(B.h)}, {o.priority, "trsm"});
+      {rt::R(A.h), rt::RW(B.h)},
+      {o.priority, "trsm", rt::kNoFlags, dev::KernelId::Trsm,
+       flop_scale<T>() * m * n * static_cast<double>(side == Side::Left ? m : n)});
 }
 
 /// C = alpha op(A) op(A)^H + beta C on the `uplo` triangle (syrk for real T).
 template <typename T>
 void herk(rt::Runtime& rt, Uplo uplo, Op op, real_t<T> alpha, Ref<T> A, real_t<T> beta, Ref<T> C, Opts o) {
+  const int64_t n = C.t.mb, k = op == Op::NoTrans ? A.t.nb : A.t.mb;
   rt.insert(
-      [=](rt::TaskContext&) {
+      [=](rt::TaskContext& c) {
         if (o.skipped()) return;
-        int64_t k = op == Op::NoTrans ? A.t.nb : A.t.mb;
-        blas::herk(uplo, op, C.t.mb, k, alpha, A.t.data, A.t.ld, beta, C.t.data, C.t.ld);
+        c.kernels<T>().herk(uplo, op, n, k, alpha, c.ptr<T>(0), c.ld(0), beta, c.ptr<T>(1), c.ld(1));
       },
-      {rt::R(A.h), rt::RW(C.h)}, {o.priority, "herk"});
+      {rt::R(A.h), rt::RW(C.h)},
+      {o.priority, "herk", rt::kNoFlags, dev::KernelId::Herk, flop_scale<T>() * n * n * static_cast<double>(k)});
 }
 
 /// C = alpha op(A) op(B) + beta C.
 template <typename T>
 void gemm(rt::Runtime& rt, Op opa, Op opb, T alpha, Ref<T> A, Ref<T> B, T beta, Ref<T> C, Opts o) {
+  const int64_t m = C.t.mb, n = C.t.nb, k = opa == Op::NoTrans ? A.t.nb : A.t.mb;
   rt.insert(
-      [=](rt::TaskContext&) {
+      [=](rt::TaskContext& c) {
         if (o.skipped()) return;
-        int64_t k = opa == Op::NoTrans ? A.t.nb : A.t.mb;
-        blas::gemm(opa, opb, C.t.mb, C.t.nb, k, alpha, A.t.data, A.t.ld, B.t.data, B.t.ld, beta, C.t.data,
-                   C.t.ld);
+        c.kernels<T>().gemm(opa, opb, m, n, k, alpha, c.ptr<T>(0), c.ld(0), c.ptr<T>(1), c.ld(1), beta,
+                            c.ptr<T>(2), c.ld(2));
       },
-      {rt::R(A.h), rt::R(B.h), rt::RW(C.h)}, {o.priority, "gemm"});
+      {rt::R(A.h), rt::R(B.h), rt::RW(C.h)},
+      {o.priority, "gemm", rt::kNoFlags, dev::KernelId::Gemm, 2.0 * flop_scale<T>() * m * n * static_cast<double>(k)});
 }
 
 }  // namespace hetla::tile

@@ -32,13 +32,11 @@ template <typename T> struct Matrix<T>::Storage {
     return {base + j * nb * m + i * nb * nb_of(j), mb_of(i), mb_of(i), nb_of(j)};
   }
   void init_handles() {
-    handles.resize(static_cast<std::size_t>(mt * nt));
+    handles = std::vector<rt::Handle>(static_cast<std::size_t>(mt * nt));  // handles are not movable
     for (int64_t j = 0; j < nt; ++j)
       for (int64_t i = 0; i < mt; ++i) {
-        auto& h = handles[i + j * mt];
         Tile<T> t = tile(i, j);
-        h.host_data = t.data;
-        h.bytes = static_cast<std::size_t>(t.mb * t.nb) * sizeof(T);
+        handles[i + j * mt].set_host(t.data, t.mb, t.nb, t.ld, sizeof(T));
       }
   }
 };

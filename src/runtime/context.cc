@@ -2,6 +2,8 @@
 
 #include <memory>
 
+#include "devices/spec.hpp"
+
 namespace hetla {
 namespace detail {
 namespace {
@@ -16,9 +18,13 @@ std::recursive_mutex& call_mutex() {
 
 rt::Runtime& runtime() {
   if (!g_runtime) {
+    dev::DeviceSet set = dev::parse_devices(g_config.devices);
     rt::RuntimeConfig rc;
-    rc.num_workers = g_config.num_threads;
+    rc.num_workers = g_config.num_threads > 0 ? g_config.num_threads : set.host_cores;
     rc.pin_threads = g_config.pin_threads;
+    rc.accelerators = std::move(set.accelerators);
+    rc.host_computes = set.host_computes;
+    rc.schedule = g_config.schedule == Schedule::Static ? rt::Schedule::Static : rt::Schedule::Dynamic;
     g_runtime = std::make_unique<rt::Runtime>(rc);
   }
   return *g_runtime;
@@ -27,6 +33,7 @@ rt::Runtime& runtime() {
 
 void init(const Config& cfg) {
   std::lock_guard<std::recursive_mutex> lk(detail::call_mutex());
+  dev::parse_devices(cfg.devices);  // validate before tearing down the current context
   detail::g_runtime.reset();
   detail::g_config = cfg;
   detail::runtime();
@@ -39,7 +46,7 @@ void finalize() {
 
 int num_threads() {
   std::lock_guard<std::recursive_mutex> lk(detail::call_mutex());
-  return detail::runtime().num_workers();
+  return detail::runtime().num_host_workers();
 }
 
 }  // namespace hetla

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <memory>
+#include <limits>
+#include <stdexcept>
+#include <string>
 
+#include "devices/host/host_device.hpp"
 #include "trace/trace.hpp"
 #include "util/hwloc_topology.hpp"
 
@@ -16,47 +19,68 @@
 
 namespace hetla::rt {
 
+void SpinLock::relax() { HETLA_CPU_RELAX(); }
+
 namespace {
 std::atomic<uint64_t> g_runtime_ids{1};
 
-class SpinLock {
- public:
-  void lock() {
-    while (flag_.exchange(true, std::memory_order_acquire))
-      while (flag_.load(std::memory_order_relaxed)) HETLA_CPU_RELAX();
-  }
-  void unlock() { flag_.store(false, std::memory_order_release); }
-
- private:
-  std::atomic<bool> flag_{false};
-};
-
-bool heap_less(const auto& a, const auto& b) {  // max-heap: priority, then insertion order
+template <typename E> bool heap_less(const E& a, const E& b) {  // max-heap: priority, then insertion order
   return a.priority != b.priority ? a.priority < b.priority : a.seq > b.seq;
 }
 
 constexpr int kSpinIterations = 4000;  // ~tens of microseconds before sleeping
+constexpr std::size_t kKernels = static_cast<std::size_t>(dev::KernelId::Count);
+
 }  // namespace
 
 struct Task {
   TaskBody body;
   std::atomic<int32_t> pending{0};  // unresolved predecessors (+1 while inserting)
   SpinLock lock;
-  bool done = false;    // guarded by lock
-  uint64_t seq = 0;     // written by the inserting thread only
+  bool done = false;              // guarded by lock
+  uint64_t seq = 0;               // written by the inserting thread only
   std::vector<Task*> successors;  // guarded by lock
+  std::vector<Access> acc;        // the task's data accesses (for coherence)
   int priority = 0;
   const char* label = "";
   uint32_t flags = 0;
+  dev::KernelId kernel = dev::KernelId::None;
+  double flops = 0;
+  int device = 0;      // where it was placed
+  int64_t est_ns = 0;  // its estimated duration there (queued-work accounting)
 };
 
 TaskBody& Runtime::body_of(Task* t) { return t->body; }
 
-Runtime::Runtime(RuntimeConfig cfg) : cfg_(cfg), id_(g_runtime_ids.fetch_add(1)) {
+Runtime::Runtime(RuntimeConfig cfg) : cfg_(std::move(cfg)), id_(g_runtime_ids.fetch_add(1)) {
   auto& topo = util::Topology::get();
-  num_workers_ = cfg_.num_workers > 0 ? cfg_.num_workers : topo.cores();
-  heap_.reserve(1024);
-  threads_.reserve(num_workers_ - 1);
+  int accel_workers = 0;
+  for (auto& a : cfg_.accelerators) accel_workers += a->num_workers();
+  host_workers_ = cfg_.num_workers > 0 ? cfg_.num_workers : std::max(1, topo.cores() - accel_workers);
+
+  devices_.push_back(std::make_shared<dev::HostDevice>(host_workers_));
+  for (auto& a : cfg_.accelerators) devices_.push_back(a);
+  for (std::size_t d = 0; d < devices_.size(); ++d) {
+    devices_[d]->set_id(static_cast<int>(d));
+    queues_.push_back(std::make_unique<Queue>());
+    dstate_.push_back(std::make_unique<DeviceState>());
+    int nw = d == 0 ? host_workers_ : devices_[d]->num_workers();
+    device_workers_.push_back(nw);
+    for (int w = 0; w < nw; ++w) worker_device_.push_back(static_cast<int>(d));
+  }
+  num_workers_ = static_cast<int>(worker_device_.size());
+  rng_state_ = cfg_.random_seed | 1;
+
+  // Capability weights until calibration replaces them: the host rate per
+  // kernel, scaled by each device's nominal speed.
+  const double host = cfg_.host_core_gflops * 1e9;
+  const double host_rate[kKernels] = {host, host, 0.8 * host, 0.7 * host, 0.35 * host};
+  rates_.assign(devices_.size() * kKernels, 0.0);
+  for (std::size_t d = 0; d < devices_.size(); ++d)
+    for (std::size_t k = 0; k < kKernels; ++k) rates_[d * kKernels + k] = host_rate[k] * devices_[d]->nominal_speed();
+
+  for (auto& q : queues_) q->heap.reserve(1024);
+  threads_.reserve(static_cast<std::size_t>(num_workers_ - 1));
   for (int w = 1; w < num_workers_; ++w) threads_.emplace_back([this, w] { worker_loop(w); });
 }
 
@@ -65,12 +89,43 @@ Runtime::~Runtime() {
     wait_all();
   } catch (...) {  // a destructor reports nothing; the error was the caller's to fetch
   }
-  {
-    std::lock_guard<std::mutex> lk(qmutex_);
+  for (auto& q : queues_) {
+    std::lock_guard<std::mutex> lk(q->mutex);
     stop_ = true;
   }
-  qcv_.notify_all();
+  for (auto& q : queues_) q->cv.notify_all();
   for (auto& th : threads_) th.join();
+}
+
+double Runtime::rate(int d, dev::KernelId k) const {
+  return rates_[static_cast<std::size_t>(d) * kKernels + static_cast<std::size_t>(k)];
+}
+
+void Runtime::set_rate(int d, dev::KernelId k, double r) {
+  if (r > 0) rates_[static_cast<std::size_t>(d) * kKernels + static_cast<std::size_t>(k)] = r;
+}
+
+std::vector<DeviceStats> Runtime::stats() const {
+  std::vector<DeviceStats> out;
+  for (std::size_t d = 0; d < devices_.size(); ++d) {
+    const DeviceState& c = *dstate_[d];
+    DeviceStats s;
+    s.tasks = c.tasks.load();
+    s.flops = c.flops.load();
+    s.busy_seconds = static_cast<double>(c.busy_ns.load()) * 1e-9;
+    s.bytes_in = c.bytes_in.load();
+    s.bytes_out = c.bytes_out.load();
+    s.evictions = c.evictions.load();
+    out.push_back(s);
+  }
+  return out;
+}
+
+void Runtime::reset_stats() {
+  for (auto& c : dstate_) {
+    c->tasks = 0, c->bytes_in = 0, c->bytes_out = 0, c->evictions = 0, c->busy_ns = 0;
+    c->flops = 0;
+  }
 }
 
 Task* Runtime::allocate() {
@@ -110,9 +165,13 @@ void Runtime::submit(Task* t, const Access* acc, std::size_t nacc, const TaskOpt
   t->priority = opt.priority;
   t->label = opt.label;
   t->flags = opt.flags;
+  t->kernel = opt.kernel;
+  t->flops = opt.flops;
+  t->acc.assign(acc, acc + nacc);
   t->pending.store(1, std::memory_order_relaxed);
   in_flight_.fetch_add(1, std::memory_order_relaxed);
 
+  const bool multi = devices_.size() > 1;
   const Handle::Ref self{t, t->seq};
   for (std::size_t a = 0; a < nacc; ++a) {
     Handle* h = acc[a].handle;
@@ -120,6 +179,11 @@ void Runtime::submit(Task* t, const Access* acc, std::size_t nacc, const TaskOpt
       h->runtime_id = id_;
       h->last_writer = {};
       h->readers.clear();
+    }
+    if (multi && h->replicas_runtime != id_) {  // replica slots for this runtime's devices
+      h->replicas = std::make_unique<Replica[]>(devices_.size());
+      h->replicas_runtime = id_;
+      h->host_valid.store(true);
     }
     if (acc[a].mode == Mode::Read) {
       add_dependence(t, h->last_writer);  // RaW
@@ -134,54 +198,311 @@ void Runtime::submit(Task* t, const Access* acc, std::size_t nacc, const TaskOpt
       h->last_writer = self;
     }
   }
-  if (t->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) push_ready(t);
+  if (t->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) push_ready_batch(&t, 1);
 
   if (in_flight_.load(std::memory_order_relaxed) > cfg_.window) help_until(cfg_.window / 2);
 }
 
-void Runtime::push_ready(Task* t) { push_ready_batch(&t, 1); }
+// ---------------------------------------------------------------- placement
+
+int Runtime::place(Task* t) {
+  t->device = 0;
+  t->est_ns = 0;
+  if (devices_.size() == 1) return 0;
+  const bool any_device = t->kernel != dev::KernelId::None && !(t->flags & (kHostOnly | kMemoryBound));
+  auto device_can = [&](int d) { return any_device && devices_[static_cast<std::size_t>(d)]->has_kernel(t->kernel); };
+  bool accel_can = false;
+  for (int d = 1; d < num_devices(); ++d) accel_can = accel_can || device_can(d);
+  auto capable = [&](int d) { return d == 0 ? (cfg_.host_computes || !accel_can) : device_can(d); };
+  auto exec_ns = [&](int d) {
+    double r = t->kernel == dev::KernelId::None ? rate(d, dev::KernelId::Gemm) : rate(d, t->kernel);
+    return static_cast<int64_t>(t->flops / r * 1e9);
+  };
+  int best = 0;
+  if (!any_device || !accel_can) {
+    best = 0;
+  } else if (cfg_.random_placement) {
+    uint64_t x;
+    {  // xorshift; placement runs on any thread
+      std::lock_guard<std::mutex> lk(pool_mutex_);
+      rng_state_ ^= rng_state_ << 13, rng_state_ ^= rng_state_ >> 7, rng_state_ ^= rng_state_ << 17;
+      x = rng_state_;
+    }
+    std::vector<int> c;
+    for (int d = 0; d < num_devices(); ++d)
+      if (capable(d)) c.push_back(d);
+    best = c[x % c.size()];
+  } else {
+    int home = -1;
+    if (cfg_.schedule == Schedule::Static)
+      for (const auto& a : t->acc)
+        if (writes(a.mode)) {
+          home = a.handle->home;
+          break;
+        }
+    if (home >= 0 && home < num_devices() && capable(home)) {
+      best = home;
+    } else {
+      // Greedy weighted assignment (seed 000 §5.2): the device that would
+      // finish the task first, counting its queued work, the kernel's rate
+      // there and the bytes that must move to it.
+      double best_cost = std::numeric_limits<double>::max();
+      for (int d = 0; d < num_devices(); ++d) {
+        if (!capable(d)) continue;
+        double bytes = 0;
+        for (const auto& a : t->acc) {
+          if (!reads(a.mode)) continue;
+          const Handle* h = a.handle;
+          bool valid = d == 0 ? h->host_valid.load(std::memory_order_relaxed)
+                              : h->replicas[static_cast<std::size_t>(d)].state.load(std::memory_order_relaxed) !=
+                                    ReplicaState::Invalid;
+          if (!valid) bytes += static_cast<double>(h->bytes);
+        }
+        const auto& dv = *devices_[static_cast<std::size_t>(d)];
+        double transfer = d == 0 ? bytes / 10e9 : bytes / dv.bandwidth_hint();
+        double queued = static_cast<double>(queues_[static_cast<std::size_t>(d)]->load_ns.load(std::memory_order_relaxed)) *
+                        1e-9 / device_workers_[static_cast<std::size_t>(d)];
+        double cost = queued + transfer + static_cast<double>(exec_ns(d)) * 1e-9;
+        if (cost < best_cost) best_cost = cost, best = d;
+      }
+    }
+  }
+  t->device = best;
+  t->est_ns = exec_ns(best);
+  queues_[static_cast<std::size_t>(best)]->load_ns.fetch_add(t->est_ns, std::memory_order_relaxed);
+  return best;
+}
 
 void Runtime::push_ready_batch(Task** ts, std::size_t n) {
   if (n == 0) return;
-  int wake = 0;
-  {
-    std::lock_guard<std::mutex> lk(qmutex_);
-    for (std::size_t i = 0; i < n; ++i) {
-      heap_.push_back({ts[i]->priority, ts[i]->seq, ts[i]});
-      std::push_heap(heap_.begin(), heap_.end(), heap_less<ReadyEntry, ReadyEntry>);
-    }
-    qsize_.store(heap_.size(), std::memory_order_release);
-    wake = std::min<int>(sleepers_, static_cast<int>(n));
+  if (devices_.size() == 1) {
+    push_to(0, ts, n);
+    return;
   }
-  if (wake == 1) qcv_.notify_one();
-  else if (wake > 1) qcv_.notify_all();
+  for (std::size_t i = 0; i < n; ++i) push_to(place(ts[i]), &ts[i], 1);
 }
 
-Task* Runtime::try_pop() {
-  if (qsize_.load(std::memory_order_acquire) == 0) return nullptr;
-  std::lock_guard<std::mutex> lk(qmutex_);
-  if (heap_.empty()) return nullptr;
-  std::pop_heap(heap_.begin(), heap_.end(), heap_less<ReadyEntry, ReadyEntry>);
-  Task* t = heap_.back().task;
-  heap_.pop_back();
-  qsize_.store(heap_.size(), std::memory_order_release);
+void Runtime::push_to(int d, Task** ts, std::size_t n) {
+  Queue& q = *queues_[static_cast<std::size_t>(d)];
+  int wake = 0;
+  {
+    std::lock_guard<std::mutex> lk(q.mutex);
+    for (std::size_t i = 0; i < n; ++i) {
+      q.heap.push_back({ts[i]->priority, ts[i]->seq, ts[i]});
+      std::push_heap(q.heap.begin(), q.heap.end(), heap_less<ReadyEntry>);
+    }
+    q.size.store(q.heap.size(), std::memory_order_release);
+    wake = std::min<int>(q.sleepers, static_cast<int>(n));
+  }
+  if (wake == 1) q.cv.notify_one();
+  else if (wake > 1) q.cv.notify_all();
+}
+
+Task* Runtime::try_pop(int d) {
+  Queue& q = *queues_[static_cast<std::size_t>(d)];
+  if (q.size.load(std::memory_order_acquire) == 0) return nullptr;
+  std::lock_guard<std::mutex> lk(q.mutex);
+  if (q.heap.empty()) return nullptr;
+  std::pop_heap(q.heap.begin(), q.heap.end(), heap_less<ReadyEntry>);
+  Task* t = q.heap.back().task;
+  q.heap.pop_back();
+  q.size.store(q.heap.size(), std::memory_order_release);
   return t;
 }
 
-void Runtime::execute(Task* t, int worker) {
-  if (!cancelled_.load(std::memory_order_relaxed)) {
-    TaskContext ctx{worker};
+// ---------------------------------------------------------------- coherence
+
+Replica& Runtime::replica(Handle* h, int d) { return h->replicas[static_cast<std::size_t>(d)]; }
+
+// Brings the newest copy (a Modified replica) back to host memory; h locked.
+void Runtime::fetch_to_host(Handle* h, int worker) {
+  for (int d = 1; d < num_devices(); ++d) {
+    Replica& r = replica(h, d);
+    if (r.state.load() != ReplicaState::Modified) continue;
     trace::Recorder* rec = tracer_;
-    const double start = rec ? rec->now() : 0.0;
+    double t0 = rec ? rec->now() : 0;
+    devices_[static_cast<std::size_t>(d)]->copy_out(h->host_data, h->ld, r.ptr, h->rows, h->cols, h->elem_size);
+    if (rec) rec->record(worker, "copy_out", t0, rec->now());
+    dstate_[static_cast<std::size_t>(d)]->bytes_out += h->bytes;
+    r.state = ReplicaState::Shared;
+    break;
+  }
+  h->host_valid = true;
+}
+
+// Allocates on device d, evicting least recently used unpinned replicas
+// (writing dirty ones back) until the allocation fits.
+void* Runtime::allocate_on(int d, std::size_t bytes, int worker) {
+  auto& dv = *devices_[static_cast<std::size_t>(d)];
+  if (void* p = dv.allocate(bytes)) return p;
+  DeviceState& ds = *dstate_[static_cast<std::size_t>(d)];
+  std::lock_guard<std::mutex> lk(ds.mutex);
+  std::sort(ds.resident.begin(), ds.resident.end(),
+            [&](Handle* a, Handle* b) { return replica(a, d).last_use < replica(b, d).last_use; });
+  std::size_t kept = 0;
+  void* p = nullptr;
+  for (std::size_t i = 0; i < ds.resident.size(); ++i) {
+    Handle* h = ds.resident[i];
+    bool evicted = false;
+    if (!p) {
+      h->lock.lock();
+      Replica& r = replica(h, d);
+      if (r.ptr && r.pins == 0) {
+        trace::Recorder* rec = tracer_;
+        double t0 = rec ? rec->now() : 0;
+        if (r.state.load() == ReplicaState::Modified) {
+          dv.copy_out(h->host_data, h->ld, r.ptr, h->rows, h->cols, h->elem_size);
+          dstate_[static_cast<std::size_t>(d)]->bytes_out += h->bytes;
+          h->host_valid = true;
+        }
+        dv.deallocate(r.ptr, h->bytes);
+        r.ptr = nullptr;
+        r.state = ReplicaState::Invalid;
+        evicted = true;
+        dstate_[static_cast<std::size_t>(d)]->evictions++;
+        if (rec) rec->record(worker, "evict", t0, rec->now());
+      }
+      h->lock.unlock();
+      if (evicted) p = dv.allocate(bytes);
+    }
+    if (!evicted) ds.resident[kept++] = h;
+  }
+  ds.resident.resize(kept);
+  if (!p)
+    throw std::runtime_error(dv.name() + ": out of device memory (" + std::to_string(bytes) +
+                             " bytes needed, nothing left to evict)");
+  return p;
+}
+
+// Makes the task's data valid where it runs (d) and records exclusive
+// ownership for what it writes. Dependences guarantee that no other task
+// uses a written handle meanwhile, so invalidating other copies is safe here.
+void Runtime::prepare_data(Task* t, int d, int worker, void** ptrs, int64_t* lds, std::size_t& pinned) {
+  const bool multi = devices_.size() > 1;
+  for (std::size_t i = 0; i < t->acc.size(); ++i) {
+    Handle* h = t->acc[i].handle;
+    const Mode m = t->acc[i].mode;
+    if (d == 0) {
+      if (multi) {
+        h->lock.lock();
+        if (!h->host_valid.load() && reads(m)) fetch_to_host(h, worker);
+        if (writes(m)) {
+          h->host_valid = true;
+          for (int e = 1; e < num_devices(); ++e) replica(h, e).state = ReplicaState::Invalid;
+        }
+        h->lock.unlock();
+      }
+      ptrs[i] = h->host_data;
+      lds[i] = h->ld;
+      continue;
+    }
+    Replica& r = replica(h, d);
+    h->lock.lock();
+    if (!r.ptr) {
+      h->lock.unlock();
+      void* p = allocate_on(d, h->bytes, worker);
+      {
+        DeviceState& ds = *dstate_[static_cast<std::size_t>(d)];
+        std::lock_guard<std::mutex> lk(ds.mutex);
+        ds.resident.push_back(h);
+      }
+      h->lock.lock();
+      if (r.ptr) devices_[static_cast<std::size_t>(d)]->deallocate(p, h->bytes);  // another worker of d won
+      else r.ptr = p;
+    }
+    ++r.pins;
+    ++pinned;
+    r.last_use = use_clock_.fetch_add(1, std::memory_order_relaxed);
+    if (reads(m) && r.state.load() == ReplicaState::Invalid) {
+      if (!h->host_valid.load()) fetch_to_host(h, worker);
+      trace::Recorder* rec = tracer_;
+      double t0 = rec ? rec->now() : 0;
+      devices_[static_cast<std::size_t>(d)]->copy_in(r.ptr, h->host_data, h->ld, h->rows, h->cols, h->elem_size);
+      if (rec) rec->record(worker, "copy_in", t0, rec->now());
+      dstate_[static_cast<std::size_t>(d)]->bytes_in += h->bytes;
+      r.state = ReplicaState::Shared;
+    }
+    if (writes(m)) {
+      r.state = ReplicaState::Modified;
+      h->host_valid = false;
+      for (int e = 1; e < num_devices(); ++e)
+        if (e != d) replica(h, e).state = ReplicaState::Invalid;
+    }
+    ptrs[i] = r.ptr;
+    lds[i] = h->rows;
+    h->lock.unlock();
+  }
+}
+
+void Runtime::unpin(Task* t, int d, std::size_t pinned) {
+  for (std::size_t i = 0; i < pinned; ++i) {
+    Handle* h = t->acc[i].handle;
+    h->lock.lock();
+    Replica& r = replica(h, d);
+    if (r.pins > 0) --r.pins;
+    h->lock.unlock();
+  }
+}
+
+// Writes every dirty replica back to the host and frees device memory; runs
+// when no task is in flight, so the user's arrays are current on return.
+void Runtime::flush_devices() {
+  for (int d = 1; d < num_devices(); ++d) {
+    auto& dv = *devices_[static_cast<std::size_t>(d)];
+    DeviceState& ds = *dstate_[static_cast<std::size_t>(d)];
+    std::lock_guard<std::mutex> lk(ds.mutex);
+    for (Handle* h : ds.resident) {
+      h->lock.lock();
+      Replica& r = replica(h, d);
+      if (r.ptr) {
+        if (r.state.load() == ReplicaState::Modified) {
+          dv.copy_out(h->host_data, h->ld, r.ptr, h->rows, h->cols, h->elem_size);
+          dstate_[static_cast<std::size_t>(d)]->bytes_out += h->bytes;
+          h->host_valid = true;
+        }
+        dv.deallocate(r.ptr, h->bytes);
+      }
+      r.ptr = nullptr;
+      r.state = ReplicaState::Invalid;
+      r.pins = 0;
+      h->lock.unlock();
+    }
+    ds.resident.clear();
+  }
+}
+
+// ---------------------------------------------------------------- execution
+
+void Runtime::execute(Task* t, int worker) {
+  const int d = worker_device_[static_cast<std::size_t>(worker)];
+  if (!cancelled_.load(std::memory_order_relaxed)) {
+    thread_local std::vector<void*> ptrs;
+    thread_local std::vector<int64_t> lds;
+    ptrs.resize(t->acc.size());
+    lds.resize(t->acc.size());
+    trace::Recorder* rec = tracer_;
+    std::size_t pinned = 0;
     try {
+      prepare_data(t, d, worker, ptrs.data(), lds.data(), pinned);
+      TaskContext ctx{worker, devices_[static_cast<std::size_t>(d)].get(), ptrs.data(), lds.data()};
+      auto t0 = std::chrono::steady_clock::now();
+      const double start = rec ? rec->now() : 0.0;
       t->body(ctx);
       if (rec) rec->record(worker, t->label, start, rec->now());
+      DeviceState& c = *dstate_[static_cast<std::size_t>(d)];
+      c.tasks.fetch_add(1, std::memory_order_relaxed);
+      c.flops.fetch_add(t->flops, std::memory_order_relaxed);
+      c.busy_ns.fetch_add(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count(),
+          std::memory_order_relaxed);
     } catch (...) {
       std::lock_guard<std::mutex> lk(error_mutex_);
       if (!error_) error_ = std::current_exception();
       cancelled_.store(true, std::memory_order_relaxed);
     }
+    if (d != 0) unpin(t, d, pinned);
   }
+  queues_[static_cast<std::size_t>(t->device)]->load_ns.fetch_sub(t->est_ns, std::memory_order_relaxed);
   t->body.reset();
   executed_.fetch_add(1, std::memory_order_relaxed);
   release(t);
@@ -214,25 +535,34 @@ void Runtime::release(Task* t) {
     free_.push_back(t);
   }
   if (in_flight_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-    std::lock_guard<std::mutex> lk(qmutex_);  // pairs with the waiter's predicate check
-    qcv_.notify_all();
+    Queue& q = *queues_[0];  // the caller waits on the host queue
+    std::lock_guard<std::mutex> lk(q.mutex);
+    q.cv.notify_all();
   }
 }
 
 void Runtime::worker_loop(int worker) {
-  if (cfg_.pin_threads) pin_to_core(worker);
+  const int d = worker_device_[static_cast<std::size_t>(worker)];
+  if (d == 0) {
+    if (cfg_.pin_threads) util::Topology::get().bind_current_thread_to_core(worker);
+  } else {
+    int local = 0;
+    for (int w = 0; w < worker; ++w) local += worker_device_[static_cast<std::size_t>(w)] == d;
+    devices_[static_cast<std::size_t>(d)]->attach_worker(local);
+  }
+  Queue& q = *queues_[static_cast<std::size_t>(d)];
   for (;;) {
-    Task* t = try_pop();
+    Task* t = try_pop(d);
     for (int spin = 0; !t && spin < kSpinIterations; ++spin) {
       HETLA_CPU_RELAX();
-      if (qsize_.load(std::memory_order_relaxed) != 0) t = try_pop();
+      if (q.size.load(std::memory_order_relaxed) != 0) t = try_pop(d);
     }
     if (!t) {
-      std::unique_lock<std::mutex> lk(qmutex_);
-      ++sleepers_;
-      qcv_.wait(lk, [&] { return stop_ || !heap_.empty(); });
-      --sleepers_;
-      if (stop_ && heap_.empty()) return;
+      std::unique_lock<std::mutex> lk(q.mutex);
+      ++q.sleepers;
+      q.cv.wait(lk, [&] { return stop_ || !q.heap.empty(); });
+      --q.sleepers;
+      if (stop_ && q.heap.empty()) return;
       continue;
     }
     execute(t, worker);
@@ -240,20 +570,21 @@ void Runtime::worker_loop(int worker) {
 }
 
 void Runtime::help_until(std::size_t target) {
+  Queue& q = *queues_[0];
   while (in_flight_.load(std::memory_order_acquire) > target) {
-    Task* t = try_pop();
+    Task* t = try_pop(0);
     for (int spin = 0; !t && spin < kSpinIterations; ++spin) {
       HETLA_CPU_RELAX();
       if (in_flight_.load(std::memory_order_acquire) <= target) return;
-      if (qsize_.load(std::memory_order_relaxed) != 0) t = try_pop();
+      if (q.size.load(std::memory_order_relaxed) != 0) t = try_pop(0);
     }
     if (!t) {
-      std::unique_lock<std::mutex> lk(qmutex_);
-      ++sleepers_;
-      qcv_.wait_for(lk, std::chrono::milliseconds(1), [&] {
-        return !heap_.empty() || in_flight_.load(std::memory_order_acquire) <= target;
+      std::unique_lock<std::mutex> lk(q.mutex);
+      ++q.sleepers;
+      q.cv.wait_for(lk, std::chrono::milliseconds(1), [&] {
+        return !q.heap.empty() || in_flight_.load(std::memory_order_acquire) <= target;
       });
-      --sleepers_;
+      --q.sleepers;
       continue;
     }
     execute(t, 0);
@@ -262,6 +593,7 @@ void Runtime::help_until(std::size_t target) {
 
 void Runtime::wait_all() {
   help_until(0);
+  if (devices_.size() > 1) flush_devices();
   std::exception_ptr err;
   {
     std::lock_guard<std::mutex> lk(error_mutex_);
@@ -277,9 +609,9 @@ void Runtime::wait(Handle* h) {
   Access a{h, Mode::Read};
   insert([&reached](TaskContext&) { reached.store(true, std::memory_order_release); }, &a, 1,
          TaskOptions{std::numeric_limits<int>::max(), "wait"});
-  // Help with any work (the marker may depend on anything) until it ran.
+  // Help with host work (the marker may depend on anything) until it ran.
   while (!reached.load(std::memory_order_acquire)) {
-    if (Task* t = try_pop()) execute(t, 0);
+    if (Task* t = try_pop(0)) execute(t, 0);
     else HETLA_CPU_RELAX();
     if (cancelled_.load(std::memory_order_relaxed)) {
       wait_all();  // rethrows
@@ -287,7 +619,5 @@ void Runtime::wait(Handle* h) {
     }
   }
 }
-
-void Runtime::pin_to_core(int core) { util::Topology::get().bind_current_thread_to_core(core); }
 
 }  // namespace hetla::rt

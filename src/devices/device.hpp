@@ -1,0 +1,112 @@
+// A compute device: a memory space plus a kernel table. Host cores are the
+// device whose memory space is the host; accelerators (emulated, OpenCL,
+// CUDA) own separate memory and need explicit copies, which the runtime's
+// coherence layer issues. Algorithms never see a device: tile tasks call the
+// kernel table of whichever device the runtime placed them on.
+#pragma once
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "hetla/types.hpp"
+
+namespace hetla::dev {
+
+enum class Kind { Host, Emulated, OpenCL, Cuda };
+const char* kind_name(Kind k);
+
+/// Kernels every device implements for one precision (column-major tiles in
+/// the device's own memory, leading dimensions in elements).
+template <typename T> class Kernels {
+ public:
+  virtual ~Kernels() = default;
+  virtual void gemm(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, const T* A, int64_t lda,
+                    const T* B, int64_t ldb, T beta, T* C, int64_t ldc) = 0;
+  virtual void herk(Uplo uplo, Op trans, int64_t n, int64_t k, real_t<T> alpha, const T* A, int64_t lda,
+                    real_t<T> beta, T* C, int64_t ldc) = 0;
+  virtual void trsm(Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64_t n, T alpha, const T* A,
+                    int64_t lda, T* B, int64_t ldb) = 0;
+  /// LAPACK potrf on one tile; returns info. Only devices with
+  /// `has_potrf()` are given it (others leave it to the host).
+  virtual int64_t potrf(Uplo uplo, int64_t n, T* A, int64_t lda) = 0;
+};
+
+/// Kernel identities, for capability weights and placement.
+enum class KernelId : uint8_t { None = 0, Gemm, Herk, Trsm, Potrf, Count };
+const char* kernel_name(KernelId k);
+
+class Device : public Kernels<float>,
+               public Kernels<double>,
+               public Kernels<std::complex<float>>,
+               public Kernels<std::complex<double>> {
+ public:
+  Device(Kind kind, std::string name) : kind_(kind), name_(std::move(name)) {}
+  virtual ~Device() = default;
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  Kind kind() const { return kind_; }
+  const std::string& name() const { return name_; }
+  int id() const { return id_; }
+  void set_id(int id) { id_ = id; }
+  bool is_host() const { return kind_ == Kind::Host; }
+
+  /// Threads the runtime runs for this device (host: cores; accelerator: its
+  /// management threads, one per compute queue).
+  virtual int num_workers() const = 0;
+  /// Called once on each of the device's worker threads before it runs tasks.
+  virtual void attach_worker(int local_index) { (void)local_index; }
+  virtual bool has_kernel(KernelId k) const { return k != KernelId::None; }
+  /// Nominal speed relative to one host core, until calibration measures it.
+  virtual double nominal_speed() const { return 1.0; }
+  /// Host <-> device copy bandwidth estimate in bytes/s (for placement costs).
+  virtual double bandwidth_hint() const { return 10e9; }
+
+  // ---- memory (accelerators only; the host device never allocates) ----
+  /// Returns nullptr when the device memory is full (the caller evicts).
+  virtual void* allocate(std::size_t bytes) { (void)bytes; return nullptr; }
+  virtual void deallocate(void* p, std::size_t bytes) { (void)p; (void)bytes; }
+  /// rows x cols elements of `elem` bytes: host (leading dim host_ld) -> device (contiguous, ld = rows).
+  virtual void copy_in(void* dev, const void* host, int64_t host_ld, int64_t rows, int64_t cols, std::size_t elem) {
+    (void)dev, (void)host, (void)host_ld, (void)rows, (void)cols, (void)elem;
+  }
+  virtual void copy_out(void* host, int64_t host_ld, const void* dev, int64_t rows, int64_t cols, std::size_t elem) {
+    (void)dev, (void)host, (void)host_ld, (void)rows, (void)cols, (void)elem;
+  }
+  virtual std::size_t memory_capacity() const { return 0; }
+  virtual std::size_t memory_used() const { return 0; }
+
+  template <typename T> Kernels<T>& kernels() { return *this; }
+
+ private:
+  Kind kind_;
+  std::string name_;
+  int id_ = 0;
+};
+
+}  // namespace hetla::dev
+
+// Devices implement the kernels as member templates gemm_t<T>, herk_t<T>,
+// trsm_t<T>, potrf_t<T>; this macro writes the virtual overrides for the four
+// precisions once.
+#define HETLA_DEVICE_KERNEL_OVERRIDES_FOR(T)                                                              \
+  void gemm(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, const T* A, int64_t lda, const T* B,  \
+            int64_t ldb, T beta, T* C, int64_t ldc) override {                                            \
+    gemm_t<T>(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);                                      \
+  }                                                                                                       \
+  void herk(Uplo uplo, Op trans, int64_t n, int64_t k, real_t<T> alpha, const T* A, int64_t lda,          \
+            real_t<T> beta, T* C, int64_t ldc) override {                                                 \
+    herk_t<T>(uplo, trans, n, k, alpha, A, lda, beta, C, ldc);                                            \
+  }                                                                                                       \
+  void trsm(Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64_t n, T alpha, const T* A, int64_t lda, \
+            T* B, int64_t ldb) override {                                                                 \
+    trsm_t<T>(side, uplo, op, diag, m, n, alpha, A, lda, B, ldb);                                         \
+  }                                                                                                       \
+  int64_t potrf(Uplo uplo, int64_t n, T* A, int64_t lda) override { return potrf_t<T>(uplo, n, A, lda); }
+
+#define HETLA_DEVICE_KERNEL_OVERRIDES                      \
+  HETLA_DEVICE_KERNEL_OVERRIDES_FOR(float)                 \
+  HETLA_DEVICE_KERNEL_OVERRIDES_FOR(double)                \
+  HETLA_DEVICE_KERNEL_OVERRIDES_FOR(std::complex<float>)   \
+  HETLA_DEVICE_KERNEL_OVERRIDES_FOR(std::complex<double>)

@@ -1,0 +1,52 @@
+#include "devices/emulated/emulated_device.hpp"
+
+#include <cstring>
+#include <thread>
+
+namespace hetla::dev {
+
+EmulatedDevice::EmulatedDevice(std::string name, EmulatedConfig cfg) : Device(Kind::Emulated, std::move(name)), cfg_(cfg) {
+  if (!(cfg_.speed > 0 && cfg_.speed <= 1)) throw std::invalid_argument("emulated device: speed must be in (0, 1]");
+}
+
+EmulatedDevice::~EmulatedDevice() = default;
+
+void* EmulatedDevice::allocate(std::size_t bytes) {
+  if (cfg_.fail_allocation) return nullptr;
+  std::size_t used = used_.load();
+  do {
+    if (cfg_.memory > 0 && used + bytes > cfg_.memory) return nullptr;
+  } while (!used_.compare_exchange_weak(used, used + bytes));
+  void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+  if (!p) used_ -= bytes;
+  return p;
+}
+
+void EmulatedDevice::deallocate(void* p, std::size_t bytes) {
+  if (!p) return;
+  std::free(p);
+  used_ -= bytes;
+}
+
+void EmulatedDevice::throttle(std::chrono::steady_clock::time_point t0, std::size_t bytes) const {
+  double seconds = cfg_.latency_us * 1e-6 + (cfg_.bandwidth_gbs > 0 ? static_cast<double>(bytes) / (cfg_.bandwidth_gbs * 1e9) : 0);
+  if (seconds > 0) std::this_thread::sleep_until(t0 + std::chrono::nanoseconds(static_cast<int64_t>(seconds * 1e9)));
+}
+
+void EmulatedDevice::copy_in(void* dev, const void* host, int64_t host_ld, int64_t rows, int64_t cols, std::size_t elem) {
+  auto t0 = std::chrono::steady_clock::now();
+  auto* d = static_cast<char*>(dev);
+  auto* h = static_cast<const char*>(host);
+  for (int64_t j = 0; j < cols; ++j) std::memcpy(d + j * rows * elem, h + j * host_ld * elem, rows * elem);
+  throttle(t0, static_cast<std::size_t>(rows * cols) * elem);
+}
+
+void EmulatedDevice::copy_out(void* host, int64_t host_ld, const void* dev, int64_t rows, int64_t cols, std::size_t elem) {
+  auto t0 = std::chrono::steady_clock::now();
+  auto* d = static_cast<const char*>(dev);
+  auto* h = static_cast<char*>(host);
+  for (int64_t j = 0; j < cols; ++j) std::memcpy(h + j * host_ld * elem, d + j * rows * elem, rows * elem);
+  throttle(t0, static_cast<std::size_t>(rows * cols) * elem);
+}
+
+}  // namespace hetla::dev

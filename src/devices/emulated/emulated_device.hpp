@@ -1,0 +1,75 @@
+// An emulated accelerator for tests and demos of heterogeneity on machines
+// without one: its own memory arena with a capacity, explicit copies
+// (optionally throttled to a bandwidth and latency), and kernels that run the
+// host BLAS on a dedicated thread and are then stretched to t / speed by
+// *waiting*, so several emulated devices can share a small machine and still
+// behave as devices of known relative speed (speed is relative to one core).
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "devices/device.hpp"
+#include "devices/host/host_device.hpp"
+
+namespace hetla::dev {
+
+struct EmulatedConfig {
+  double speed = 1.0;            // relative to one host core, 0 < speed <= 1
+  std::size_t memory = 0;        // arena capacity in bytes; 0 = unlimited
+  double bandwidth_gbs = 0;      // copy bandwidth; 0 = unthrottled
+  double latency_us = 0;         // per-copy latency
+  bool fail_allocation = false;  // fault injection: every allocation fails
+  bool fail_kernels = false;     // fault injection: every kernel throws
+};
+
+class EmulatedDevice final : public Device {
+ public:
+  EmulatedDevice(std::string name, EmulatedConfig cfg);
+  ~EmulatedDevice() override;
+  int num_workers() const override { return 1; }
+  const EmulatedConfig& config() const { return cfg_; }
+
+  void* allocate(std::size_t bytes) override;
+  void deallocate(void* p, std::size_t bytes) override;
+  void copy_in(void* dev, const void* host, int64_t host_ld, int64_t rows, int64_t cols, std::size_t elem) override;
+  void copy_out(void* host, int64_t host_ld, const void* dev, int64_t rows, int64_t cols, std::size_t elem) override;
+  std::size_t memory_capacity() const override { return cfg_.memory; }
+  std::size_t memory_used() const override { return used_.load(); }
+  double nominal_speed() const override { return cfg_.speed; }
+  double bandwidth_hint() const override { return cfg_.bandwidth_gbs > 0 ? cfg_.bandwidth_gbs * 1e9 : 20e9; }
+
+  HETLA_DEVICE_KERNEL_OVERRIDES
+
+ private:
+  /// Runs f, then waits until the elapsed time is t / speed.
+  template <typename F> auto stretched(F&& f) {
+    if (cfg_.fail_kernels) throw std::runtime_error(name() + ": kernel failed (injected fault)");
+    auto t0 = std::chrono::steady_clock::now();
+    struct Stretch {
+      std::chrono::steady_clock::time_point t0;
+      double speed;
+      ~Stretch() {
+        auto t = std::chrono::steady_clock::now() - t0;
+        if (speed < 1.0) std::this_thread::sleep_until(t0 + std::chrono::duration_cast<std::chrono::nanoseconds>(t / speed));
+      }
+    } stretch{t0, cfg_.speed};
+    return f();
+  }
+  void throttle(std::chrono::steady_clock::time_point t0, std::size_t bytes) const;
+
+  template <typename T, typename... A> void gemm_t(A... a) { stretched([&] { HostKernelImpl::gemm<T>(a...); }); }
+  template <typename T, typename... A> void herk_t(A... a) { stretched([&] { HostKernelImpl::herk<T>(a...); }); }
+  template <typename T, typename... A> void trsm_t(A... a) { stretched([&] { HostKernelImpl::trsm<T>(a...); }); }
+  template <typename T, typename... A> int64_t potrf_t(A... a) {
+    return stretched([&] { return HostKernelImpl::potrf<T>(a...); });
+  }
+
+  EmulatedConfig cfg_;
+  std::atomic<std::size_t> used_{0};
+};
+
+}  // namespace hetla::dev

@@ -1,0 +1,47 @@
+// Host CPU cores as a device: memory space = host memory, kernels = the host
+// BLAS/LAPACK run single-threaded by each worker.
+#pragma once
+#include "devices/device.hpp"
+#include "kernels/host/blas.hpp"
+#include "kernels/host/trsm_recursive.hpp"
+
+namespace hetla::dev {
+
+/// The host kernel implementations, shared by every device that computes
+/// with the host BLAS (the host itself, emulated accelerators).
+struct HostKernelImpl {
+  template <typename T>
+  static void gemm(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, const T* A, int64_t lda, const T* B,
+                   int64_t ldb, T beta, T* C, int64_t ldc) {
+    blas::gemm(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  }
+  template <typename T>
+  static void herk(Uplo uplo, Op trans, int64_t n, int64_t k, real_t<T> alpha, const T* A, int64_t lda,
+                   real_t<T> beta, T* C, int64_t ldc) {
+    blas::herk(uplo, trans, n, k, alpha, A, lda, beta, C, ldc);
+  }
+  template <typename T>
+  static void trsm(Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64_t n, T alpha, const T* A,
+                   int64_t lda, T* B, int64_t ldb) {
+    blas::trsm_recursive(side, uplo, op, diag, m, n, alpha, A, lda, B, ldb);
+  }
+  template <typename T> static int64_t potrf(Uplo uplo, int64_t n, T* A, int64_t lda) {
+    return blas::potrf(uplo, n, A, lda);
+  }
+};
+
+class HostDevice final : public Device {
+ public:
+  explicit HostDevice(int workers) : Device(Kind::Host, "cpu"), workers_(workers) {}
+  int num_workers() const override { return workers_; }
+  HETLA_DEVICE_KERNEL_OVERRIDES
+
+ private:
+  template <typename T, typename... A> void gemm_t(A... a) { HostKernelImpl::gemm<T>(a...); }
+  template <typename T, typename... A> void herk_t(A... a) { HostKernelImpl::herk<T>(a...); }
+  template <typename T, typename... A> void trsm_t(A... a) { HostKernelImpl::trsm<T>(a...); }
+  template <typename T, typename... A> int64_t potrf_t(A... a) { return HostKernelImpl::potrf<T>(a...); }
+  int workers_;
+};
+
+}  // namespace hetla::dev

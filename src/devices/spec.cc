@@ -1,0 +1,103 @@
+#include "devices/spec.hpp"
+
+#include <cctype>
+#include <sstream>
+#include <stdexcept>
+
+#include "devices/emulated/emulated_device.hpp"
+
+namespace hetla::dev {
+
+namespace {
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  std::istringstream in(s);
+  while (std::getline(in, cur, sep)) out.push_back(cur);
+  if (!s.empty() && s.back() == sep) out.emplace_back();
+  return out;
+}
+
+double parse_number(const std::string& item, const std::string& v) {
+  std::size_t pos = 0;
+  double x = 0;
+  try {
+    x = std::stod(v, &pos);
+  } catch (const std::exception&) {
+    pos = 0;
+  }
+  if (pos == 0 || pos != v.size()) throw std::invalid_argument("device '" + item + "': '" + v + "' is not a number");
+  return x;
+}
+}  // namespace
+
+std::size_t parse_size(const std::string& s) {
+  if (s.empty()) throw std::invalid_argument("empty size");
+  double mult = 1;
+  std::string num = s;
+  switch (std::toupper(static_cast<unsigned char>(s.back()))) {
+    case 'K': mult = 1024.0; break;
+    case 'M': mult = 1024.0 * 1024; break;
+    case 'G': mult = 1024.0 * 1024 * 1024; break;
+    default: break;
+  }
+  if (mult != 1) num.pop_back();
+  double x = parse_number("size", num);
+  if (x <= 0) throw std::invalid_argument("size must be positive: " + s);
+  return static_cast<std::size_t>(x * mult);
+}
+
+DeviceSet parse_devices(const std::string& spec) {
+  DeviceSet set;
+  if (spec.empty()) return set;
+  set.host_computes = false;
+  int emu_count = 0;
+  for (const std::string& item : split(spec, ',')) {
+    auto parts = split(item, ':');
+    const std::string& kind = parts.empty() ? item : parts[0];
+    if (kind == "cpu") {
+      if (set.host_computes) throw std::invalid_argument("device list: 'cpu' given twice");
+      set.host_computes = true;
+      if (parts.size() > 2) throw std::invalid_argument("device '" + item + "': expected cpu[:cores]");
+      if (parts.size() == 2) {
+        double c = parse_number(item, parts[1]);
+        if (c < 1 || c != static_cast<int>(c)) throw std::invalid_argument("device '" + item + "': cores must be a positive integer");
+        set.host_cores = static_cast<int>(c);
+      }
+    } else if (kind == "emu") {
+      EmulatedConfig cfg;
+      for (std::size_t p = 1; p < parts.size(); ++p) {
+        auto eq = parts[p].find('=');
+        if (eq == std::string::npos) throw std::invalid_argument("device '" + item + "': expected key=value, got '" + parts[p] + "'");
+        std::string key = parts[p].substr(0, eq), val = parts[p].substr(eq + 1);
+        if (key == "speed") {
+          cfg.speed = parse_number(item, val);
+          if (!(cfg.speed > 0 && cfg.speed <= 1)) throw std::invalid_argument("device '" + item + "': speed must be in (0, 1]");
+        } else if (key == "mem") {
+          cfg.memory = parse_size(val);
+        } else if (key == "bw") {
+          cfg.bandwidth_gbs = parse_number(item, val);
+          if (cfg.bandwidth_gbs <= 0) throw std::invalid_argument("device '" + item + "': bw must be positive");
+        } else if (key == "lat") {
+          cfg.latency_us = parse_number(item, val);
+          if (cfg.latency_us < 0) throw std::invalid_argument("device '" + item + "': lat must be >= 0");
+        } else if (key == "fail") {  // fault injection for tests: fail=alloc|kernel
+          if (val == "alloc") cfg.fail_allocation = true;
+          else if (val == "kernel") cfg.fail_kernels = true;
+          else throw std::invalid_argument("device '" + item + "': fail must be alloc or kernel");
+        } else {
+          throw std::invalid_argument("device '" + item + "': unknown key '" + key + "' (speed, mem, bw, lat)");
+        }
+      }
+      set.accelerators.push_back(std::make_shared<EmulatedDevice>("emu" + std::to_string(emu_count++), cfg));
+    } else if (kind == "opencl" || kind == "cuda") {
+      throw std::invalid_argument("device '" + item + "': the " + kind + " backend is not built into this hetla");
+    } else {
+      throw std::invalid_argument("device list: unknown device '" + item + "' (cpu, emu, opencl, cuda)");
+    }
+  }
+  if (!set.host_computes && set.accelerators.empty()) throw std::invalid_argument("device list is empty");
+  return set;
+}
+
+}  // namespace hetla::dev
