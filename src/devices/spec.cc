@@ -5,6 +5,13 @@
 #include <stdexcept>
 
 #include "devices/emulated/emulated_device.hpp"
+#include "util/hwloc_topology.hpp"
+#ifdef HETLA_HAVE_OPENCL
+#include "devices/opencl/opencl_device.hpp"
+#endif
+#ifdef HETLA_HAVE_CUDA
+#include "devices/cuda/cuda_device.hpp"
+#endif
 
 namespace hetla::dev {
 
@@ -91,6 +98,20 @@ DeviceSet parse_devices(const std::string& spec) {
       }
       set.accelerators.push_back(std::make_shared<EmulatedDevice>("emu" + std::to_string(emu_count++), cfg));
     } else if (kind == "opencl" || kind == "cuda") {
+      if (parts.size() > 2) throw std::invalid_argument("device '" + item + "': expected " + kind + "[:index]");
+      std::string which = parts.size() == 2 ? parts[1] : "0";
+#ifdef HETLA_HAVE_OPENCL
+      if (kind == "opencl") {
+        for (auto& d : make_opencl_devices(which)) set.accelerators.push_back(d);
+        continue;
+      }
+#endif
+#ifdef HETLA_HAVE_CUDA
+      if (kind == "cuda") {
+        for (auto& d : make_cuda_devices(which)) set.accelerators.push_back(d);
+        continue;
+      }
+#endif
       throw std::invalid_argument("device '" + item + "': the " + kind + " backend is not built into this hetla");
     } else {
       throw std::invalid_argument("device list: unknown device '" + item + "' (cpu, emu, opencl, cuda)");
@@ -98,6 +119,30 @@ DeviceSet parse_devices(const std::string& spec) {
   }
   if (!set.host_computes && set.accelerators.empty()) throw std::invalid_argument("device list is empty");
   return set;
+}
+
+std::vector<DeviceInfo> probe_devices() {
+  auto& topo = util::Topology::get();
+  std::vector<DeviceInfo> out;
+  out.push_back({"cpu", 0, topo.cpu_model(), 0, std::to_string(topo.cores()) + " cores"});
+#ifdef HETLA_HAVE_OPENCL
+  for (auto& d : probe_opencl_devices()) out.push_back(d);
+#endif
+#ifdef HETLA_HAVE_CUDA
+  for (auto& d : probe_cuda_devices()) out.push_back(d);
+#endif
+  return out;
+}
+
+std::string built_backends() {
+  std::string s = "cpu emu";
+#ifdef HETLA_HAVE_OPENCL
+  s += " opencl";
+#endif
+#ifdef HETLA_HAVE_CUDA
+  s += " cuda";
+#endif
+  return s;
 }
 
 }  // namespace hetla::dev
