@@ -10,9 +10,20 @@
 
 namespace hetla {
 
-/// Per-call options for the column-major overloads.
+/// Which device owns which tile when tasks are placed by owner-computes
+/// (Schedule::Static); with Schedule::Dynamic the greedy placement decides.
+enum class Distribution {
+  Default,   // Weighted under Schedule::Static, none under Schedule::Dynamic
+  OneD,      // 1-D block-column cyclic over the computing devices
+  TwoD,      // 2-D block cyclic over a P x Q grid of the computing devices
+  Weighted,  // capability-weighted column cyclic (HGDD, seed 000): weights 10:8:5
+             // give 10, 8 and 5 tile columns per round
+};
+
+/// Per-call options.
 struct Options {
-  int64_t nb = 0;  // tile size; 0 = chosen from the problem size and precision
+  int64_t nb = 0;  // tile size (column-major overloads); 0 = chosen from the size and precision
+  Distribution distribution = Distribution::Default;
 };
 
 /// Tile size used when Options::nb == 0.
@@ -21,22 +32,23 @@ template <typename T> int64_t default_tile_size(int64_t n);
 // ---- Cholesky: A = L L^H (Lower) or U^H U (Upper); only `uplo` is referenced.
 /// Returns info: 0, or k > 0 if the leading minor of order k is not positive
 /// definite (columns before the failing tile column hold the partial factor).
-template <typename T> int64_t potrf(Uplo uplo, Matrix<T>& A);
+template <typename T> int64_t potrf(Uplo uplo, Matrix<T>& A, const Options& opts = {});
 template <typename T> int64_t potrf(Uplo uplo, int64_t n, T* A, int64_t lda, const Options& opts = {});
 
 /// Solves A X = B with the factor from potrf; B is overwritten by X.
-template <typename T> void potrs(Uplo uplo, const Matrix<T>& A, Matrix<T>& B);
+template <typename T> void potrs(Uplo uplo, const Matrix<T>& A, Matrix<T>& B, const Options& opts = {});
 template <typename T>
 void potrs(Uplo uplo, int64_t n, int64_t nrhs, const T* A, int64_t lda, T* B, int64_t ldb,
            const Options& opts = {});
 
 /// Factors A and solves A X = B; returns potrf's info (B untouched if info > 0).
-template <typename T> int64_t posv(Uplo uplo, Matrix<T>& A, Matrix<T>& B);
+template <typename T> int64_t posv(Uplo uplo, Matrix<T>& A, Matrix<T>& B, const Options& opts = {});
 template <typename T>
 int64_t posv(Uplo uplo, int64_t n, int64_t nrhs, T* A, int64_t lda, T* B, int64_t ldb,
              const Options& opts = {});
 
 /// B = alpha op(A)^-1 B with A triangular (tile algorithm, Side::Left).
-template <typename T> void trsm_left(Uplo uplo, Op op, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B);
+template <typename T>
+void trsm_left(Uplo uplo, Op op, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B, const Options& opts = {});
 
 }  // namespace hetla

@@ -5,6 +5,7 @@
 #include "hetla/linalg.hpp"
 #include "kernels/tile_tasks.hpp"
 #include "linalg/check_args.hpp"
+#include "memory/distribution.hpp"
 #include "runtime/context.hpp"
 
 namespace hetla {
@@ -14,7 +15,7 @@ namespace {
 int prio(int64_t nt, int64_t j, bool panel) { return static_cast<int>(2 * (nt - j) + (panel ? 1 : 0)); }
 }  // namespace
 
-template <typename T> int64_t potrf(Uplo uplo, Matrix<T>& A) {
+template <typename T> int64_t potrf(Uplo uplo, Matrix<T>& A, const Options& options) {
   const auto name = detail::routine_name<T>("potrf");
   detail::check_uplo(uplo, 1, name);
   detail::require(A.m() == A.n(), 2, name, "matrix must be square");
@@ -22,6 +23,7 @@ template <typename T> int64_t potrf(Uplo uplo, Matrix<T>& A) {
 
   detail::CallScope scope;
   rt::Runtime& rt = scope.rt();
+  detail::distribute(rt, A, options.distribution);
   const int64_t nt = A.nt(), nb = A.nb();
   const real_t<T> one = 1;
   tile::Status status;
@@ -64,11 +66,11 @@ template <typename T> int64_t potrf(Uplo uplo, int64_t n, T* A, int64_t lda, con
   detail::check_ld(lda, n, 4, name, "lda");
   if (n == 0) return 0;
   auto M = Matrix<T>::view(n, n, A, lda, opts.nb > 0 ? opts.nb : default_tile_size<T>(n));
-  return potrf(uplo, M);
+  return potrf(uplo, M, opts);
 }
 
 #define HETLA_INSTANTIATE(T)                                   \
-  template int64_t potrf<T>(Uplo, Matrix<T>&);                 \
+  template int64_t potrf<T>(Uplo, Matrix<T>&, const Options&);                 \
   template int64_t potrf<T>(Uplo, int64_t, T*, int64_t, const Options&);
 HETLA_INSTANTIATE(float)
 HETLA_INSTANTIATE(double)

@@ -4,7 +4,7 @@
 
 namespace hetla {
 
-template <typename T> void potrs(Uplo uplo, const Matrix<T>& A, Matrix<T>& B) {
+template <typename T> void potrs(Uplo uplo, const Matrix<T>& A, Matrix<T>& B, const Options& opts) {
   const auto name = detail::routine_name<T>("potrs");
   detail::check_uplo(uplo, 1, name);
   detail::require(A.m() == A.n(), 4, name, "A must be square");
@@ -12,8 +12,8 @@ template <typename T> void potrs(Uplo uplo, const Matrix<T>& A, Matrix<T>& B) {
   // A = L L^H: L Y = B, L^H X = Y.   A = U^H U: U^H Y = B, U X = Y.
   const Op first = uplo == Uplo::Lower ? Op::NoTrans : Op::ConjTrans;
   const Op second = uplo == Uplo::Lower ? Op::ConjTrans : Op::NoTrans;
-  trsm_left(uplo, first, Diag::NonUnit, T(1), A, B);
-  trsm_left(uplo, second, Diag::NonUnit, T(1), A, B);
+  trsm_left(uplo, first, Diag::NonUnit, T(1), A, B, opts);
+  trsm_left(uplo, second, Diag::NonUnit, T(1), A, B, opts);
 }
 
 template <typename T>
@@ -29,16 +29,16 @@ void potrs(Uplo uplo, int64_t n, int64_t nrhs, const T* A, int64_t lda, T* B, in
   // The factor is only read; the view API takes a mutable pointer.
   auto Am = Matrix<T>::view(n, n, const_cast<T*>(A), lda, nb);
   auto Bm = Matrix<T>::view(n, nrhs, B, ldb, nb);
-  potrs(uplo, Am, Bm);
+  potrs(uplo, Am, Bm, opts);
 }
 
-template <typename T> int64_t posv(Uplo uplo, Matrix<T>& A, Matrix<T>& B) {
+template <typename T> int64_t posv(Uplo uplo, Matrix<T>& A, Matrix<T>& B, const Options& opts) {
   const auto name = detail::routine_name<T>("posv");
   detail::check_uplo(uplo, 1, name);
   detail::require(A.m() == A.n(), 4, name, "A must be square");
   detail::require(B.m() == A.n() && B.nb() == A.nb(), 6, name, "B must have n rows and A's tile size");
-  int64_t info = potrf(uplo, A);
-  if (info == 0) potrs(uplo, A, B);
+  int64_t info = potrf(uplo, A, opts);
+  if (info == 0) potrs(uplo, A, B, opts);
   return info;
 }
 
@@ -56,9 +56,9 @@ int64_t posv(Uplo uplo, int64_t n, int64_t nrhs, T* A, int64_t lda, T* B, int64_
 }
 
 #define HETLA_INSTANTIATE(T)                                                                    \
-  template void potrs<T>(Uplo, const Matrix<T>&, Matrix<T>&);                                   \
+  template void potrs<T>(Uplo, const Matrix<T>&, Matrix<T>&, const Options&);                                   \
   template void potrs<T>(Uplo, int64_t, int64_t, const T*, int64_t, T*, int64_t, const Options&); \
-  template int64_t posv<T>(Uplo, Matrix<T>&, Matrix<T>&);                                       \
+  template int64_t posv<T>(Uplo, Matrix<T>&, Matrix<T>&, const Options&);                                       \
   template int64_t posv<T>(Uplo, int64_t, int64_t, T*, int64_t, T*, int64_t, const Options&);
 HETLA_INSTANTIATE(float)
 HETLA_INSTANTIATE(double)

@@ -4,11 +4,13 @@
 #include "hetla/linalg.hpp"
 #include "kernels/tile_tasks.hpp"
 #include "linalg/check_args.hpp"
+#include "memory/distribution.hpp"
 #include "runtime/context.hpp"
 
 namespace hetla {
 
-template <typename T> void trsm_left(Uplo uplo, Op op, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B) {
+template <typename T>
+void trsm_left(Uplo uplo, Op op, Diag diag, T alpha, const Matrix<T>& A, Matrix<T>& B, const Options& options) {
   const auto name = detail::routine_name<T>("trsm");
   detail::check_uplo(uplo, 2, name);
   detail::require(A.m() == A.n(), 6, name, "A must be square");
@@ -17,6 +19,7 @@ template <typename T> void trsm_left(Uplo uplo, Op op, Diag diag, T alpha, const
 
   detail::CallScope scope;
   rt::Runtime& rt = scope.rt();
+  detail::distribute(rt, B, options.distribution);
   const int64_t mt = A.mt(), nt = B.nt();
   const bool forward = (uplo == Uplo::Lower) == (op == Op::NoTrans);
   // op(A)(i, k) as a tile plus the op to apply to it
@@ -39,7 +42,7 @@ template <typename T> void trsm_left(Uplo uplo, Op op, Diag diag, T alpha, const
   rt.wait_all();
 }
 
-#define HETLA_INSTANTIATE(T) template void trsm_left<T>(Uplo, Op, Diag, T, const Matrix<T>&, Matrix<T>&);
+#define HETLA_INSTANTIATE(T) template void trsm_left<T>(Uplo, Op, Diag, T, const Matrix<T>&, Matrix<T>&, const Options&);
 HETLA_INSTANTIATE(float)
 HETLA_INSTANTIATE(double)
 HETLA_INSTANTIATE(std::complex<float>)
