@@ -29,6 +29,11 @@ rt::Runtime& runtime() {
   }
   return *g_runtime;
 }
+void init_runtime(rt::RuntimeConfig rc) {
+  std::lock_guard<std::recursive_mutex> lk(call_mutex());
+  g_runtime.reset();
+  g_runtime = std::make_unique<rt::Runtime>(std::move(rc));
+}
 }  // namespace detail
 
 void init(const Config& cfg) {
