@@ -2,13 +2,26 @@
 
 #include <memory>
 
+#include <cstdio>
+
 #include "devices/spec.hpp"
+#include "tune/calibrate.hpp"
 
 namespace hetla {
 namespace detail {
 namespace {
 std::unique_ptr<rt::Runtime> g_runtime;
 Config g_config;
+
+// Capability weights measured by `hetla tune` on this machine, if any.
+void apply_saved_weights(rt::Runtime& rt) {
+  const std::string path = tune::weights_path();
+  try {
+    tune::apply(rt, tune::load(path));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hetla: ignoring capability weights: %s\n", e.what());
+  }
+}
 }  // namespace
 
 std::recursive_mutex& call_mutex() {
@@ -26,6 +39,7 @@ rt::Runtime& runtime() {
     rc.host_computes = set.host_computes;
     rc.schedule = g_config.schedule == Schedule::Static ? rt::Schedule::Static : rt::Schedule::Dynamic;
     g_runtime = std::make_unique<rt::Runtime>(rc);
+    apply_saved_weights(*g_runtime);
   }
   return *g_runtime;
 }
@@ -33,6 +47,7 @@ void init_runtime(rt::RuntimeConfig rc) {
   std::lock_guard<std::recursive_mutex> lk(call_mutex());
   g_runtime.reset();
   g_runtime = std::make_unique<rt::Runtime>(std::move(rc));
+  apply_saved_weights(*g_runtime);
 }
 }  // namespace detail
 

@@ -47,6 +47,7 @@ struct Task {
   dev::KernelId kernel = dev::KernelId::None;
   double flops = 0;
   int device = 0;      // where it was placed
+  int forced = -1;     // TaskOptions::device
   int64_t est_ns = 0;  // its estimated duration there (queued-work accounting)
 };
 
@@ -160,6 +161,11 @@ void Runtime::add_dependence(Task* t, const Handle::Ref& pred) {
 }
 
 void Runtime::submit(Task* t, const Access* acc, std::size_t nacc, const TaskOptions& opt) {
+  if (opt.device >= num_devices()) {
+    t->body.reset();
+    alloc_cache_.push_back(t);
+    throw std::invalid_argument("Runtime::insert: no device " + std::to_string(opt.device));
+  }
   t->seq = next_seq_++;
   t->done = false;
   t->priority = opt.priority;
@@ -167,6 +173,7 @@ void Runtime::submit(Task* t, const Access* acc, std::size_t nacc, const TaskOpt
   t->flags = opt.flags;
   t->kernel = opt.kernel;
   t->flops = opt.flops;
+  t->forced = opt.device;
   t->acc.assign(acc, acc + nacc);
   t->pending.store(1, std::memory_order_relaxed);
   in_flight_.fetch_add(1, std::memory_order_relaxed);
@@ -219,7 +226,9 @@ int Runtime::place(Task* t) {
     return static_cast<int64_t>(t->flops / r * 1e9);
   };
   int best = 0;
-  if (!any_device || !accel_can) {
+  if (t->forced >= 0) {
+    best = t->forced;
+  } else if (!any_device || !accel_can) {
     best = 0;
   } else if (cfg_.random_placement) {
     uint64_t x;

@@ -115,6 +115,7 @@ struct TaskOptions {
   uint32_t flags = kNoFlags;
   dev::KernelId kernel = dev::KernelId::None;  // None: a host-only task body
   double flops = 0;                            // work estimate for placement
+  int device = -1;                             // >= 0: run on this device (calibration, tests)
 };
 
 /// Where a running task runs and where its data is.

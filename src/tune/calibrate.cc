@@ -1,0 +1,195 @@
+#include "tune/calibrate.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <random>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+#include "devices/emulated/emulated_device.hpp"
+#include "util/hwloc_topology.hpp"
+
+namespace hetla::tune {
+
+namespace {
+using dev::KernelId;
+constexpr KernelId kCalibrated[] = {KernelId::Gemm, KernelId::Herk, KernelId::Trsm, KernelId::Potrf};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+double kernel_flops(KernelId k, double nb) {
+  switch (k) {
+    case KernelId::Gemm: return 2 * nb * nb * nb;
+    case KernelId::Herk: return nb * nb * nb;
+    case KernelId::Trsm: return nb * nb * nb;
+    case KernelId::Potrf: return nb * nb * nb / 3;
+    default: return 0;
+  }
+}
+
+KernelId kernel_from_name(const std::string& s) {
+  for (KernelId k : kCalibrated)
+    if (s == dev::kernel_name(k)) return k;
+  return KernelId::None;
+}
+}  // namespace
+
+std::string device_key(const dev::Device& d) {
+  if (d.is_host()) return "cpu:" + util::Topology::get().cpu_model();
+  if (auto* e = dynamic_cast<const dev::EmulatedDevice*>(&d)) {
+    std::ostringstream o;
+    o << "emu:speed=" << e->config().speed;
+    return o.str();
+  }
+  return std::string(dev::kind_name(d.kind())) + ":" + d.name();
+}
+
+std::vector<Rate> calibrate(rt::Runtime& rt, int64_t nb, int reps) {
+  const std::size_t tile = static_cast<std::size_t>(nb * nb);
+  // Operands: A, B general; S a well-conditioned SPD tile per potrf run.
+  std::mt19937_64 g(7);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> A(tile), B(tile), C(tile), L(tile, 0.0);
+  for (auto& x : A) x = u(g);
+  for (auto& x : B) x = u(g);
+  for (int64_t i = 0; i < nb; ++i) L[static_cast<std::size_t>(i + i * nb)] = 2.0 + u(g);  // well-conditioned triangle
+  for (int64_t j = 0; j < nb; ++j)
+    for (int64_t i = j + 1; i < nb; ++i) L[static_cast<std::size_t>(i + j * nb)] = 0.1 * u(g) / static_cast<double>(nb);
+  std::vector<std::vector<double>> S(static_cast<std::size_t>(reps), std::vector<double>(tile));
+  rt::Handle hA, hB, hC, hL;
+  hA.set_host(A.data(), nb, nb, nb, sizeof(double));
+  hB.set_host(B.data(), nb, nb, nb, sizeof(double));
+  hC.set_host(C.data(), nb, nb, nb, sizeof(double));
+  hL.set_host(L.data(), nb, nb, nb, sizeof(double));
+  std::vector<std::unique_ptr<rt::Handle>> hS;
+
+  std::vector<Rate> out;
+  for (int d = 0; d < rt.num_devices(); ++d) {
+    dev::Device& dv = rt.device(d);
+    for (KernelId k : kCalibrated) {
+      if (!dv.has_kernel(k)) continue;
+      std::vector<double> seconds;
+      rt::Handle order;  // serialises the runs: one kernel at a time on the machine
+      for (int r = 0; r <= reps; ++r) {  // run 0 warms up (and moves the data)
+        auto body = [&, k, r](rt::TaskContext& c) {
+          auto& kt = c.kernels<double>();
+          auto t0 = std::chrono::steady_clock::now();
+          switch (k) {
+            case KernelId::Gemm:
+              kt.gemm(Op::NoTrans, Op::Trans, nb, nb, nb, -1.0, c.ptr<double>(0), c.ld(0), c.ptr<double>(1), c.ld(1), 1.0,
+                      c.ptr<double>(2), c.ld(2));
+              break;
+            case KernelId::Herk:
+              kt.herk(Uplo::Lower, Op::NoTrans, nb, nb, -1.0, c.ptr<double>(0), c.ld(0), 1.0, c.ptr<double>(2), c.ld(2));
+              break;
+            case KernelId::Trsm:
+              kt.trsm(Side::Right, Uplo::Lower, Op::Trans, Diag::NonUnit, nb, nb, 1.0, c.ptr<double>(1), c.ld(1),
+                      c.ptr<double>(2), c.ld(2));
+              break;
+            case KernelId::Potrf:
+              kt.potrf(Uplo::Lower, nb, c.ptr<double>(2), c.ld(2));
+              break;
+            default: break;
+          }
+          if (r > 0) seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        };
+        rt::Handle* target = &hC;
+        if (k == KernelId::Potrf) {  // a fresh SPD tile per run
+          auto& s = S[static_cast<std::size_t>(r % reps)];
+          for (int64_t j = 0; j < nb; ++j)
+            for (int64_t i = 0; i < nb; ++i) s[static_cast<std::size_t>(i + j * nb)] = i == j ? nb + 1.0 : 0.5;
+          hS.push_back(std::make_unique<rt::Handle>());
+          hS.back()->set_host(s.data(), nb, nb, nb, sizeof(double));
+          target = hS.back().get();
+        }
+        rt::Handle* second = k == KernelId::Trsm ? &hL : &hB;
+        rt.insert(body, {rt::R(&hA), rt::R(second), rt::RW(target), rt::RW(&order)},
+                  {0, "calibrate", rt::kNoFlags, k, kernel_flops(k, static_cast<double>(nb)), d});
+        if (k == KernelId::Potrf) rt.wait_all();  // the tile is rewritten for the next run
+      }
+      rt.wait_all();
+      double t = median(seconds);
+      if (t > 0) {
+        double rate = kernel_flops(k, static_cast<double>(nb)) / t;
+        rt.set_rate(d, k, rate);
+        out.push_back({device_key(dv), dev::kernel_name(k), rate * 1e-9});
+      }
+    }
+  }
+  return out;
+}
+
+std::string weights_path() {
+  if (const char* p = std::getenv("HETLA_WEIGHTS"); p && *p) return p;
+  std::filesystem::path base;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) base = x;
+  else if (const char* h = std::getenv("HOME"); h && *h) base = std::filesystem::path(h) / ".cache";
+  else base = std::filesystem::temp_directory_path();
+  return (base / "hetla" / "weights.json").string();
+}
+
+std::vector<Rate> load(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return {};
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  // The file is written by save(): {"rates":[{"device":"…","kernel":"…","gflops":…},…]}
+  std::vector<Rate> out;
+  static const std::regex item(R"re(\{"device":"((?:[^"\\]|\\.)*)","kernel":"([a-z]+)","gflops":([0-9.eE+-]+)\})re");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), item); it != std::sregex_iterator(); ++it) {
+    Rate r{(*it)[1].str(), (*it)[2].str(), std::stod((*it)[3].str())};
+    if (kernel_from_name(r.kernel) != KernelId::None && r.gflops > 0) out.push_back(r);
+  }
+  if (out.empty() && text.find("\"rates\"") == std::string::npos)
+    throw std::runtime_error("capability weights file " + path + " is not a hetla weights file");
+  return out;
+}
+
+void save(const std::vector<Rate>& rates, const std::string& path) {
+  std::map<std::pair<std::string, std::string>, double> merged;
+  try {
+    for (const Rate& r : load(path)) merged[{r.device, r.kernel}] = r.gflops;
+  } catch (const std::exception&) {  // a broken file is replaced
+  }
+  for (const Rate& r : rates) merged[{r.device, r.kernel}] = r.gflops;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  out << "{\"rates\":[\n";
+  bool first = true;
+  for (const auto& [key, g] : merged) {
+    std::string dev;
+    for (char c : key.first) {
+      if (c == '"' || c == '\\') dev += '\\';
+      dev += c;
+    }
+    out << (first ? "" : ",\n") << "{\"device\":\"" << dev << "\",\"kernel\":\"" << key.second << "\",\"gflops\":" << g << "}";
+    first = false;
+  }
+  out << "\n]}\n";
+}
+
+int apply(rt::Runtime& rt, const std::vector<Rate>& rates) {
+  int n = 0;
+  for (int d = 0; d < rt.num_devices(); ++d) {
+    const std::string key = device_key(rt.device(d));
+    for (const Rate& r : rates)
+      if (r.device == key) {
+        rt.set_rate(d, kernel_from_name(r.kernel), r.gflops * 1e9);
+        ++n;
+      }
+  }
+  return n;
+}
+
+}  // namespace hetla::tune
