@@ -113,6 +113,7 @@ std::string json_value(const Value& v) {
     std::snprintf(buf, sizeof buf, "%.6g", *d);
     return buf;
   }
+  if (auto raw = std::get_if<RawJson>(&v)) return raw->text;
   return json_escape(std::get<std::string>(v));
 }
 
@@ -129,6 +130,7 @@ std::string table_value(const Field& f) {
     else std::snprintf(buf, sizeof buf, "%.2e", *d);
     return buf;
   }
+  if (auto raw = std::get_if<RawJson>(&v)) return raw->text;
   return std::get<std::string>(v);
 }
 }  // namespace

@@ -60,7 +60,12 @@ class ArgReader {
 
 // ---- JSON and result records -------------------------------------------------
 
-using Value = std::variant<std::monostate, bool, int64_t, double, std::string>;  // monostate = null
+/// Pre-rendered JSON (an array or object) for nested record values.
+struct RawJson {
+  std::string text;
+};
+
+using Value = std::variant<std::monostate, bool, int64_t, double, std::string, RawJson>;  // monostate = null
 
 std::string json_escape(std::string_view s);
 /// JSON text of a value; non-finite doubles become null (JSON has no inf/nan).

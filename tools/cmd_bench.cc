@@ -1,12 +1,16 @@
 // hetla bench ROUTINE [options]: parses the options, expands the -n and
 // --precision lists and runs the registered routine once per configuration.
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <new>
 
+#include "bench/common.hpp"
 #include "bench/registry.hpp"
 #include "checks.hpp"
 #include "hetla/context.hpp"
+#include "trace/trace.hpp"
 #include "util/blas_threads.hpp"
 
 namespace hetla::cli {
@@ -15,6 +19,7 @@ void print_bench_help(std::FILE* out) {
   std::fprintf(out,
                "usage: hetla bench ROUTINE [-n N[,N...]] [-m M] [--nrhs K] [--nb NB] [--precision P[,P...]]\n"
                "                   [--uplo L|U] [--check] [--baseline] [--repeat R] [--threads T] [--json]\n"
+               "                   [--trace FILE.json|FILE.svg]\n"
                "\n"
                "Measures one hetla routine; prints one result per configuration (every -n value\n"
                "for every precision).\n"
@@ -41,11 +46,21 @@ void print_bench_help(std::FILE* out) {
                "  --threads T          worker threads, the calling thread included\n"
                "                       [default: one per core]\n"
                "  --json               one JSON object per line instead of a table\n"
+               "  --trace FILE         write the task trace of the last timed hetla run (never the\n"
+               "                       baseline): FILE.json is Chrome trace JSON (Perfetto,\n"
+               "                       chrome://tracing), FILE.svg a Gantt chart (one row per worker).\n"
+               "                       With several configurations each gets its own file,\n"
+               "                       FILE-<precision>-n<N>.<ext>. Library routines only.\n"
                "  -h, --help           this text\n"
                "\n"
                "Inputs are random, well-conditioned Hermitian positive definite matrices. GFLOP/s use the\n"
                "LAWN 41 operation counts (complex: 6 flops per multiplication, 2 per addition).\n"
                "Times cover the call only: input copies, checks and the baseline are outside it.\n"
+               "Library routines also report, from the task trace of the last timed run (recording\n"
+               "costs two clock reads per task): busy_pct (mean share of the call's wall time the\n"
+               "workers spent in tasks), imbalance (largest / mean per-worker busy time; 1 = even),\n"
+               "and in JSON workers [{id, tasks, busy_pct}] and kernels [{label, count, seconds,\n"
+               "share_pct}].\n"
                "Exit status: 0 success; 1 a check failed, info != 0 or a run failed; 2 usage error.\n"
                "Vendor LAPACK: %s\n",
                bench::kResidualThreshold, util::blas_vendor().c_str());
@@ -59,6 +74,7 @@ struct BenchArgs {
   std::vector<char> precisions;
   BenchConfig base;
   bool json = false;
+  std::string trace;   // --trace FILE ("" = none)
   unsigned given = 0;  // BenchOption bits given on the command line
 };
 
@@ -79,6 +95,20 @@ std::vector<char> parse_precisions(std::string_view v) {
     out.push_back(p);
   }
   return out;
+}
+
+bool ends_with_nocase(std::string_view s, std::string_view suffix) {
+  if (s.size() < suffix.size()) return false;
+  for (std::size_t i = 0; i < suffix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(s[s.size() - suffix.size() + i])) != suffix[i]) return false;
+  return true;
+}
+
+std::string parse_trace_file(std::string_view v) {
+  const bool ok = (ends_with_nocase(v, ".json") && v.size() > 5) || (ends_with_nocase(v, ".svg") && v.size() > 4);
+  if (!ok)
+    throw UsageError("--trace: '" + std::string(v) + "' must end in .json (Chrome trace) or .svg (Gantt chart)");
+  return std::string(v);
 }
 
 /// Returns false when help was requested.
@@ -123,6 +153,8 @@ bool parse(int argc, char** argv, int first, BenchArgs& a) {
     } else if (opt == "--json") {
       in.no_value(opt);
       a.json = true;
+    } else if (opt == "--trace") {
+      a.trace = parse_trace_file(in.value(opt));
     } else if (opt.size() > 1 && opt[0] == '-') {
       throw UsageError("unknown option '" + std::string(opt) + "' (see hetla bench --help)");
     } else if (a.routine.empty()) {
@@ -132,6 +164,61 @@ bool parse(int argc, char** argv, int first, BenchArgs& a) {
     }
   }
   return true;
+}
+
+/// The trace file of one configuration: FILE itself when there is only one,
+/// else FILE-<precision>-n<N>.<ext>.
+std::string trace_path(const std::string& file, bool several, char precision, int64_t n) {
+  if (!several) return file;
+  const std::size_t dot = file.rfind('.');
+  return file.substr(0, dot) + "-" + precision + "-n" + std::to_string(n) + file.substr(dot);
+}
+
+const Value* field(const Record& rec, std::string_view key) {
+  for (const auto& f : rec.fields)
+    if (f.key == key) return &f.value;
+  return nullptr;
+}
+
+double number(const Record& rec, std::string_view key) {
+  const Value* v = field(rec, key);
+  if (v) {
+    if (auto d = std::get_if<double>(v)) return *d;
+    if (auto i = std::get_if<int64_t>(v)) return static_cast<double>(*i);
+  }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+/// Writes the captured trace of configuration `c` (record `rec`) to `path`.
+void write_trace(const std::string& path, const TraceCapture& cap, const trace::Summary& sum, const BenchConfig& c,
+                 const Record& rec) {
+  const std::vector<std::string>& rows = cap.row_names();
+  std::string text;
+  if (ends_with_nocase(path, ".json")) {
+    text = trace::to_chrome_json(cap.events(), cap.num_workers(), rows);
+  } else {
+    trace::SvgOptions o;
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "hetla %s   precision %c   n=%lld   nb=%lld", c.routine.c_str(), c.precision,
+                  static_cast<long long>(c.n), static_cast<long long>(number(rec, "nb")));
+    o.title = buf;
+    // GFLOP/s of the traced run: the record's rate is for the best run.
+    const double best = number(rec, "seconds"), gflop = number(rec, "gflops") * best;
+    std::snprintf(buf, sizeof buf,
+                  "traced run (last of %d): %.3f ms, %.2f GFLOP/s   |   %d workers, %zu tasks, busy %.1f %%, "
+                  "imbalance %.2f",
+                  c.repeat, cap.seconds() * 1e3, gflop / cap.seconds(), cap.num_workers(), cap.events().size(),
+                  100 * sum.busy / (sum.window * cap.num_workers()), sum.imbalance);
+    o.subtitle = buf;
+    o.row_names = rows;
+    o.t0 = 0;
+    o.t1 = cap.seconds();
+    text = trace::to_svg(cap.events(), cap.num_workers(), o);
+  }
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) throw std::runtime_error("cannot write trace file '" + path + "': " + std::strerror(errno));
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (std::fclose(f) != 0 || !ok) throw std::runtime_error("error writing trace file '" + path + "'");
 }
 
 std::string routine_list() {
@@ -158,6 +245,8 @@ int cmd_bench(int argc, char** argv, int first) {
   for (std::size_t k = 0; k < std::size(bits); ++k)
     if ((a.given & bits[k]) && !(spec->options & bits[k]))
       throw UsageError(std::string("option ") + names[k] + " does not apply to " + spec->name);
+  if (!a.trace.empty() && !spec->library)
+    throw UsageError("option --trace does not apply to " + spec->name + " (it runs no library call)");
   if (a.ns.empty()) a.ns.push_back(spec->default_n);
   if (a.precisions.empty()) a.precisions.push_back('d');
 
@@ -173,6 +262,7 @@ int cmd_bench(int argc, char** argv, int first) {
 
   RecordPrinter printer(a.json);
   int status = kExitOk;
+  const bool several = a.ns.size() * a.precisions.size() > 1;
   for (char p : a.precisions)
     for (int64_t n : a.ns) {
       BenchConfig c = base;
@@ -188,7 +278,31 @@ int cmd_bench(int argc, char** argv, int first) {
             throw std::runtime_error(msg);
           }
         }
+        // Library routines are always traced (see the overhead note in --help).
+        std::optional<TraceCapture> capture;
+        if (spec->library) capture.emplace();
         Record rec = spec->run(c);
+        if (capture && capture->captured()) {
+          const trace::Summary sum = trace::summarize(capture->events(), capture->num_workers(), capture->seconds());
+          add_trace_summary(rec, sum);
+          if (!a.trace.empty()) {
+            const std::string path = trace_path(a.trace, several, p, n);
+            try {
+              write_trace(path, *capture, sum, c, rec);
+              rec.add("trace", path, "-");
+            } catch (const std::exception& e) {
+              std::fprintf(stderr, "hetla bench %s: %s\n", spec->name.c_str(), e.what());
+              rec.add("trace", Value(), "-");
+              status = kExitFailed;
+            }
+          }
+        } else if (!a.trace.empty()) {
+          std::fprintf(stderr,
+                       "hetla bench %s (n=%lld, precision %c): no trace written, the library call was not reached\n",
+                       spec->name.c_str(), static_cast<long long>(n), p);
+          rec.add("trace", Value(), "-");
+          status = kExitFailed;
+        }
         printer.print(rec);
         if (rec.failed) status = kExitFailed;
       } catch (const std::bad_alloc&) {

@@ -8,6 +8,10 @@
 #include "hetla/context.hpp"
 #include "hetla/version.hpp"
 
+namespace hetla::cli {
+int cmd_tune(int argc, char** argv, int first);
+}
+
 namespace {
 
 void print_help(std::FILE* out) {
@@ -21,6 +25,7 @@ void print_help(std::FILE* out) {
                "  bench     measure a routine against the vendor LAPACK (hetla bench --help)\n"
                "  demo      solve a random SPD system with hetla and with the vendor LAPACK\n"
                "            (about 20 s; hetla demo --help)\n"
+               "  tune      measure the capability weights of the devices (hetla tune --help)\n"
                "  version   print the library version\n"
                "  help      this text\n"
                "\n"
@@ -56,6 +61,7 @@ int main(int argc, char** argv) {
     if (cmd == "info") return cmd_info(argc, argv, 2);
     if (cmd == "bench") return cmd_bench(argc, argv, 2);
     if (cmd == "demo") return cmd_demo(argc, argv, 2);
+    if (cmd == "tune") return cmd_tune(argc, argv, 2);
     throw UsageError("unknown command '" + std::string(cmd) + "' (see hetla --help)");
   } catch (const UsageError& e) {
     std::fprintf(stderr, "hetla: %s\n", e.what());

@@ -1,8 +1,7 @@
 #include "runtime/context.hpp"
 
-#include <memory>
-
 #include <cstdio>
+#include <memory>
 
 #include "devices/spec.hpp"
 #include "tune/calibrate.hpp"
@@ -22,6 +21,18 @@ void apply_saved_weights(rt::Runtime& rt) {
     std::fprintf(stderr, "hetla: ignoring capability weights: %s\n", e.what());
   }
 }
+
+std::unique_ptr<rt::Runtime> make_runtime(const Config& cfg, dev::DeviceSet set) {
+  rt::RuntimeConfig rc;
+  rc.num_workers = cfg.num_threads > 0 ? cfg.num_threads : set.host_cores;
+  rc.pin_threads = cfg.pin_threads;
+  rc.accelerators = std::move(set.accelerators);
+  rc.host_computes = set.host_computes;
+  rc.schedule = cfg.schedule == Schedule::Static ? rt::Schedule::Static : rt::Schedule::Dynamic;
+  auto rt = std::make_unique<rt::Runtime>(std::move(rc));
+  apply_saved_weights(*rt);
+  return rt;
+}
 }  // namespace
 
 std::recursive_mutex& call_mutex() {
@@ -30,19 +41,10 @@ std::recursive_mutex& call_mutex() {
 }
 
 rt::Runtime& runtime() {
-  if (!g_runtime) {
-    dev::DeviceSet set = dev::parse_devices(g_config.devices);
-    rt::RuntimeConfig rc;
-    rc.num_workers = g_config.num_threads > 0 ? g_config.num_threads : set.host_cores;
-    rc.pin_threads = g_config.pin_threads;
-    rc.accelerators = std::move(set.accelerators);
-    rc.host_computes = set.host_computes;
-    rc.schedule = g_config.schedule == Schedule::Static ? rt::Schedule::Static : rt::Schedule::Dynamic;
-    g_runtime = std::make_unique<rt::Runtime>(rc);
-    apply_saved_weights(*g_runtime);
-  }
+  if (!g_runtime) g_runtime = make_runtime(g_config, dev::parse_devices(g_config.devices));
   return *g_runtime;
 }
+
 void init_runtime(rt::RuntimeConfig rc) {
   std::lock_guard<std::recursive_mutex> lk(call_mutex());
   g_runtime.reset();
@@ -53,10 +55,11 @@ void init_runtime(rt::RuntimeConfig rc) {
 
 void init(const Config& cfg) {
   std::lock_guard<std::recursive_mutex> lk(detail::call_mutex());
-  dev::parse_devices(cfg.devices);  // validate before tearing down the current context
+  // Open the devices first: a bad list throws and leaves the current context.
+  dev::DeviceSet set = dev::parse_devices(cfg.devices);
   detail::g_runtime.reset();
   detail::g_config = cfg;
-  detail::runtime();
+  detail::g_runtime = detail::make_runtime(cfg, std::move(set));
 }
 
 void finalize() {

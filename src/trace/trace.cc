@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <limits>
 #include <map>
-#include <sstream>
+#include <stdexcept>
 
 namespace hetla::trace {
 
@@ -12,7 +16,35 @@ int64_t steady_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
+
+void check_worker(const Event& e, int num_workers, const char* who) {
+  if (e.worker < 0 || e.worker >= num_workers)
+    throw std::invalid_argument(std::string(who) + ": event '" + (e.label ? e.label : "") + "' on worker " +
+                                std::to_string(e.worker) + ", outside [0, " + std::to_string(num_workers) + ")");
+}
+
+void json_string(std::string& out, const char* s) {
+  out += '"';
+  for (const char* p = s ? s : ""; *p; ++p) {
+    const unsigned char c = static_cast<unsigned char>(*p);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  out += '"';
+}
 }  // namespace
+
+bool is_transfer(const Event& e) {
+  return e.kind == Kind::Transfer || (e.label && std::strncmp(e.label, "copy", 4) == 0);
+}
 
 Recorder::Recorder(int num_workers) : buffers_(static_cast<std::size_t>(num_workers)), origin_ns_(steady_ns()) {
   for (auto& b : buffers_) b.reserve(4096);
@@ -22,8 +54,11 @@ double Recorder::now() const { return static_cast<double>(steady_ns() - origin_n
 
 std::vector<Event> Recorder::events() const {
   std::vector<Event> all;
+  std::size_t total = 0;
+  for (const auto& b : buffers_) total += b.size();
+  all.reserve(total);
   for (const auto& b : buffers_) all.insert(all.end(), b.begin(), b.end());
-  std::sort(all.begin(), all.end(), [](const Event& a, const Event& b) { return a.start < b.start; });
+  std::stable_sort(all.begin(), all.end(), [](const Event& a, const Event& b) { return a.start < b.start; });
   return all;
 }
 
@@ -31,38 +66,90 @@ void Recorder::clear() {
   for (auto& b : buffers_) b.clear();
 }
 
-Summary summarize(const std::vector<Event>& events, int num_workers) {
+void Recorder::restart() {
+  clear();
+  origin_ns_ = steady_ns();
+}
+
+Summary summarize(const std::vector<Event>& events, int num_workers, double window) {
+  if (num_workers < 0) throw std::invalid_argument("trace::summarize: num_workers < 0");
   Summary s;
+  s.workers.assign(static_cast<std::size_t>(num_workers), {});
   s.busy_per_worker.assign(static_cast<std::size_t>(num_workers), 0.0);
-  if (events.empty()) return s;
-  double first = events.front().start, last = 0;
+  s.imbalance = std::numeric_limits<double>::quiet_NaN();
+  double first = std::numeric_limits<double>::infinity(), last = -std::numeric_limits<double>::infinity();
   std::map<std::string, Summary::Kernel> by_label;
   for (const auto& e : events) {
+    check_worker(e, num_workers, "trace::summarize");
+    const double d = e.end - e.start;
+    first = std::min(first, e.start);
     last = std::max(last, e.end);
-    auto& k = by_label[e.label];
-    k.label = e.label;
+    const char* label = e.label ? e.label : "";
+    auto& k = by_label[label];
+    k.label = label;
+    k.transfer = k.transfer || is_transfer(e);
     ++k.count;
-    k.seconds += e.end - e.start;
-    if (e.worker >= 0 && e.worker < num_workers) s.busy_per_worker[static_cast<std::size_t>(e.worker)] += e.end - e.start;
+    k.seconds += d;
+    auto& w = s.workers[static_cast<std::size_t>(e.worker)];
+    ++w.tasks;
+    w.busy += d;
+    s.busy += d;
   }
-  s.span = last - first;
-  for (auto& [label, k] : by_label) s.kernels.push_back(k);
-  std::sort(s.kernels.begin(), s.kernels.end(), [](const auto& a, const auto& b) { return a.seconds > b.seconds; });
+  s.span = events.empty() ? 0.0 : last - first;
+  s.window = window > 0 ? window : s.span;
+  double max_busy = 0;
+  for (std::size_t i = 0; i < s.workers.size(); ++i) {
+    auto& w = s.workers[i];
+    w.busy_fraction = s.window > 0 ? w.busy / s.window : 0.0;
+    s.busy_per_worker[i] = w.busy;
+    max_busy = std::max(max_busy, w.busy);
+  }
+  if (num_workers > 0 && s.busy > 0) s.imbalance = max_busy / (s.busy / num_workers);
+  for (auto& [label, k] : by_label) {
+    k.share = s.busy > 0 ? k.seconds / s.busy : 0.0;
+    s.kernels.push_back(k);
+  }
+  std::stable_sort(s.kernels.begin(), s.kernels.end(),
+                   [](const auto& a, const auto& b) { return a.seconds > b.seconds; });
   return s;
 }
 
-std::string to_chrome_json(const std::vector<Event>& events) {
-  std::ostringstream o;
-  o << "{\"traceEvents\":[";
+std::string to_chrome_json(const std::vector<Event>& events, int num_workers,
+                           const std::vector<std::string>& row_names) {
+  std::string o;
+  o.reserve(128 + events.size() * 96);
+  o += "{\"traceEvents\":[\n";
   bool first = true;
-  for (const auto& e : events) {
-    if (!first) o << ',';
+  char buf[160];
+  for (int w = 0; w < num_workers; ++w) {
+    const std::size_t i = static_cast<std::size_t>(w);
+    const std::string name = i < row_names.size() ? row_names[i] : "worker " + std::to_string(w);
+    if (!first) o += ",\n";
     first = false;
-    o << "{\"name\":\"" << e.label << "\",\"cat\":\"task\",\"ph\":\"X\",\"pid\":0,\"tid\":" << e.worker
-      << ",\"ts\":" << e.start * 1e6 << ",\"dur\":" << (e.end - e.start) * 1e6 << '}';
+    std::snprintf(buf, sizeof buf,
+                  "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%d,\"args\":{\"name\":", w);
+    o += buf;
+    json_string(o, name.c_str());
+    o += "}}";
   }
-  o << "],\"displayTimeUnit\":\"ms\"}\n";
-  return o.str();
+  for (const auto& e : events) {
+    if (!first) o += ",\n";
+    first = false;
+    const bool transfer = is_transfer(e);
+    o += "{\"name\":";
+    json_string(o, e.label);
+    // Microseconds with nanosecond resolution: fixed notation keeps every digit.
+    std::snprintf(buf, sizeof buf, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":0,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f",
+                  transfer ? "transfer" : "task", e.worker, e.start * 1e6, (e.end - e.start) * 1e6);
+    o += buf;
+    if (e.bytes > 0) {
+      std::snprintf(buf, sizeof buf, ",\"args\":{\"bytes\":%" PRIu64 "}", e.bytes);
+      o += buf;
+    }
+    o += '}';
+  }
+  o += "\n],\"displayTimeUnit\":\"ms\"}\n";
+  return o;
 }
 
 }  // namespace hetla::trace

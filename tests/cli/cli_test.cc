@@ -2,17 +2,24 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <unistd.h>
+
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "../trace/mini_json.hpp"
 #include "hetla/version.hpp"
 
 namespace {
+
+namespace json = hetla::testjson;
 
 struct Result {
   int rc = -1;
@@ -60,108 +67,26 @@ std::vector<std::string> lines(const std::string& s) {
   return out;
 }
 
-/// Strict parser for one flat JSON object (values: string, number, true,
-/// false, null). Returns key -> value text (strings without quotes); throws
-/// on malformed input or duplicate keys.
-class FlatJson {
- public:
-  explicit FlatJson(const std::string& s) : s_(s) {}
-  std::map<std::string, std::string> parse() {
-    std::map<std::string, std::string> m;
-    ws();
-    expect('{');
-    ws();
-    if (peek() == '}') {
-      ++i_;
-    } else {
-      while (true) {
-        ws();
-        std::string key = string();
-        ws();
-        expect(':');
-        ws();
-        std::string v = value();
-        if (!m.emplace(key, v).second) fail("duplicate key " + key);
-        ws();
-        if (peek() == ',') {
-          ++i_;
-          continue;
-        }
-        expect('}');
-        break;
-      }
-    }
-    ws();
-    if (i_ != s_.size()) fail("trailing characters");
-    return m;
-  }
-
- private:
-  [[noreturn]] void fail(const std::string& what) {
-    throw std::runtime_error("bad JSON (" + what + ") at " + std::to_string(i_) + ": " + s_);
-  }
-  char peek() { return i_ < s_.size() ? s_[i_] : '\0'; }
-  void expect(char c) {
-    if (peek() != c) fail(std::string("expected ") + c);
-    ++i_;
-  }
-  void ws() {
-    while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
-  }
-  std::string string() {
-    expect('"');
-    std::string out;
-    while (peek() != '"') {
-      if (i_ >= s_.size()) fail("unterminated string");
-      char c = s_[i_++];
-      if (c == '\\') {
-        char e = s_[i_++];
-        if (e == 'u') {
-          i_ += 4;
-          out += '?';
-        } else {
-          out += e == 'n' ? '\n' : e == 't' ? '\t' : e == 'r' ? '\r' : e;
-        }
-      } else {
-        out += c;
-      }
-    }
-    ++i_;
-    return out;
-  }
-  std::string value() {
-    if (peek() == '"') return string();
-    for (const char* lit : {"true", "false", "null"})
-      if (s_.compare(i_, std::string(lit).size(), lit) == 0) {
-        i_ += std::string(lit).size();
-        return lit;
-      }
-    const std::size_t start = i_;
-    if (peek() == '-') ++i_;
-    if (!std::isdigit(static_cast<unsigned char>(peek()))) fail("expected a value");
-    while (std::isdigit(static_cast<unsigned char>(peek())) || peek() == '.' || peek() == 'e' || peek() == 'E' ||
-           peek() == '+' || peek() == '-')
-      ++i_;
-    std::string num = s_.substr(start, i_ - start);
-    std::size_t used = 0;
-    (void)std::stod(num, &used);
-    if (used != num.size()) fail("bad number " + num);
-    return num;
-  }
-  const std::string& s_;
-  std::size_t i_ = 0;
-};
+/// Parses one JSON line (strictly) into key -> value text: strings without
+/// their quotes, numbers, true/false/null and nested arrays/objects as written.
+std::map<std::string, std::string> flat_object(const std::string& line) {
+  const json::Value v = json::parse(line);
+  if (!v.is(json::Value::Type::Object)) throw std::runtime_error("not a JSON object: " + line);
+  std::map<std::string, std::string> m;
+  for (const auto& [key, value] : v.object) m[key] = value.is(json::Value::Type::String) ? value.string : value.raw;
+  return m;
+}
 
 std::vector<std::map<std::string, std::string>> json_lines(const std::string& out) {
   std::vector<std::map<std::string, std::string>> v;
-  for (const auto& l : lines(out)) v.push_back(FlatJson(l).parse());
+  for (const auto& l : lines(out)) v.push_back(flat_object(l));
   return v;
 }
 
 const std::vector<std::string> kLinalgKeys = {
     "routine", "precision", "m",        "n",           "nrhs", "nb",
     "uplo",    "threads",   "seconds",  "gflops",      "residual", "residual_ok",
-    "info",    "baseline_seconds", "baseline_gflops", "ratio"};
+    "info",    "baseline_seconds", "baseline_gflops", "ratio", "busy_pct", "imbalance", "workers", "kernels"};
 
 bool is_positive_number(const std::string& v) {
   if (v == "null" || v == "true" || v == "false" || v.empty()) return false;
@@ -201,7 +126,7 @@ void check_checked_lines(const Result& r, const std::string& routine, const std:
 TEST(Cli, InfoReportsMachineAndDevices) {
   auto r = run("info");
   ASSERT_EQ(r.rc, 0) << r.err;
-  for (const char* s : {"cpu:", "cores:", "hwloc:", "blas:", "workers:", "devices:", "no accelerator backends built",
+  for (const char* s : {"cpu:", "cores:", "hwloc:", "blas:", "workers:", "backends:", "devices:", "cpu:0",
                         HETLA_VERSION_STRING})
     EXPECT_NE(r.out.find(s), std::string::npos) << s << "\n" << r.out;
   auto j = run("info --json");
@@ -209,7 +134,11 @@ TEST(Cli, InfoReportsMachineAndDevices) {
   auto recs = json_lines(j.out);
   ASSERT_EQ(recs.size(), 1u);
   EXPECT_TRUE(is_positive_number(recs[0]["cores"]));
-  EXPECT_EQ(recs[0]["devices"], "cpu");
+  EXPECT_NE(recs[0]["backends"].find("cpu"), std::string::npos) << j.out;
+  const json::Value info = json::parse(lines(j.out).at(0));
+  const auto& devices = info.at("devices").array;
+  ASSERT_FALSE(devices.empty()) << j.out;
+  EXPECT_EQ(devices[0].at("kind").string, "cpu");  // the host comes first
 }
 
 TEST(Cli, VersionAndHelp) {
@@ -296,12 +225,197 @@ TEST(Cli, SmallDemoPasses) {
   EXPECT_NE(r.err.find("hetla posv n=400"), std::string::npos) << r.err;
 }
 
+/// A fresh temporary directory, removed with its contents afterwards.
+struct TempDir {
+  std::string path;
+  TempDir() {
+    char tmpl[] = "/tmp/hetla_cli_trace_XXXXXX";
+    if (!mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed");
+    path = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+/// The trace summary of a bench JSON line; checks its shape and returns the
+/// tasks per worker.
+std::vector<int> check_trace_summary(const std::string& line, int workers) {
+  const json::Value rec = json::parse(line);
+  const double imbalance = rec.at("imbalance").number;
+  EXPECT_GE(imbalance, 1.0 - 1e-9) << line;
+  EXPECT_LE(imbalance, workers + 1e-9) << line;
+  EXPECT_GT(rec.at("busy_pct").number, 0.0) << line;
+  EXPECT_LE(rec.at("busy_pct").number, 100.0 + 1e-9) << line;
+  const auto& ws = rec.at("workers").array;
+  EXPECT_EQ(ws.size(), static_cast<std::size_t>(workers)) << line;
+  std::vector<int> tasks;
+  double max_busy = 0, sum_busy = 0;
+  for (std::size_t w = 0; w < ws.size(); ++w) {
+    EXPECT_EQ(ws[w].at("id").number, static_cast<double>(w));
+    tasks.push_back(static_cast<int>(ws[w].at("tasks").number));
+    const double busy = ws[w].at("busy_pct").number;
+    EXPECT_GE(busy, 0.0);
+    EXPECT_LE(busy, 100.0 + 1e-9);
+    max_busy = std::max(max_busy, busy);
+    sum_busy += busy;
+  }
+  if (sum_busy > 0) {
+    EXPECT_NEAR(imbalance, max_busy / (sum_busy / workers), 1e-3 * imbalance) << line;
+  }
+  int kernel_tasks = 0;
+  std::map<std::string, int> labels;
+  for (const auto& k : rec.at("kernels").array) {
+    labels[k.at("label").string] = static_cast<int>(k.at("count").number);
+    kernel_tasks += static_cast<int>(k.at("count").number);
+    EXPECT_GT(k.at("seconds").number, 0.0);
+  }
+  int total = 0;
+  for (int t : tasks) total += t;
+  EXPECT_EQ(kernel_tasks, total) << line;
+  EXPECT_GT(labels["potrf"], 0) << line;  // Cholesky: the diagonal tile kernel is in it
+  return tasks;
+}
+
+/// Rects of each row group of a Gantt chart written by --trace FILE.svg.
+std::vector<int> svg_rects_per_row(const std::string& svg) {
+  std::vector<int> rows;
+  for (std::size_t g = svg.find("<g transform="); g != std::string::npos; g = svg.find("<g transform=", g + 1)) {
+    const std::size_t end = svg.find("</g>", g);
+    int n = 0;
+    for (std::size_t p = svg.find("<rect class=\"k", g); p != std::string::npos && p < end;
+         p = svg.find("<rect class=\"k", p + 1))
+      ++n;
+    rows.push_back(n);
+  }
+  return rows;
+}
+
+/// Complete events per thread of a Chrome trace written by --trace FILE.json.
+std::vector<int> chrome_events_per_thread(const std::string& text, int workers) {
+  const json::Value doc = json::parse(text);
+  std::vector<int> per(static_cast<std::size_t>(workers), 0);
+  int named = 0;
+  for (const auto& e : doc.at("traceEvents").array) {
+    const int tid = static_cast<int>(e.at("tid").number);
+    EXPECT_GE(tid, 0);
+    EXPECT_LT(tid, workers);
+    if (e.at("ph").string == "M") ++named;
+    if (e.at("ph").string == "X" && tid >= 0 && tid < workers) {
+      ++per[static_cast<std::size_t>(tid)];
+      EXPECT_GE(e.at("ts").number, 0.0);
+      EXPECT_GE(e.at("dur").number, 0.0);
+    }
+  }
+  EXPECT_EQ(named, workers);
+  return per;
+}
+
+// The trace of `bench potrf --threads 2` has tasks on both workers, and the
+// file agrees task for task with the JSON line's summary. n=1000 with nb=64
+// (816 tasks, several ms) rather than n=500 (120 tasks, about 1 ms): on a
+// loaded machine a sleeping worker can miss a millisecond-long factorization
+// entirely; even so each format gets three attempts at the every-worker
+// property.
+TEST(Cli, TraceFilesHaveTasksOnEveryWorker) {
+  TempDir dir;
+  for (const std::string ext : {"svg", "json"}) {
+    const std::string file = dir.path + "/t." + ext;
+    bool every_worker = false;
+    for (int attempt = 0; attempt < 3 && !every_worker; ++attempt) {
+      std::filesystem::remove(file);
+      auto r = run("bench potrf -n 1000 --nb 64 --threads 2 --json --trace " + file);
+      ASSERT_EQ(r.rc, 0) << r.out << r.err;
+      auto ls = lines(r.out);
+      ASSERT_EQ(ls.size(), 1u) << r.out;
+      const auto rec = flat_object(ls[0]);
+      EXPECT_EQ(rec.at("trace"), file);
+      const std::vector<int> tasks = check_trace_summary(ls[0], 2);
+      ASSERT_EQ(tasks.size(), 2u);
+      const std::string text = slurp(file);
+      ASSERT_FALSE(text.empty()) << file;
+      if (ext == "svg") {
+        EXPECT_EQ(text.rfind("<svg ", 0), 0u);
+        EXPECT_EQ(text.substr(text.size() - 7), "</svg>\n");
+        EXPECT_EQ(svg_rects_per_row(text), tasks);
+        for (const char* s : {">worker 0 (caller)<", ">worker 1<", "hetla potrf", "n=1000", "nb=64", "GFLOP/s",
+                              "imbalance", ">time (ms)<"})
+          EXPECT_NE(text.find(s), std::string::npos) << s;
+        const json::Value line = json::parse(ls[0]);
+        for (const auto& k : line.at("kernels").array) {  // legend: "label (count, share%)"
+          const std::string entry = ">" + k.at("label").string + " (" + k.at("count").raw + ", ";
+          EXPECT_NE(text.find(entry), std::string::npos) << entry;
+        }
+      } else {
+        EXPECT_EQ(chrome_events_per_thread(text, 2), tasks);
+      }
+      every_worker = tasks[0] > 0 && tasks[1] > 0;
+    }
+    EXPECT_TRUE(every_worker) << "." << ext << ": a worker ran no task in three attempts";
+  }
+}
+
+/// Total tasks of one run, from the summary of a bench JSON line.
+int total_tasks(const std::string& line) {
+  int total = 0;
+  for (const auto& w : json::parse(line).at("workers").array) total += static_cast<int>(w.at("tasks").number);
+  return total;
+}
+
+TEST(Cli, TraceCoversTheHetlaRunNotTheBaseline) {
+  auto once = run("bench potrf -n 400 --nb 64 --json");
+  ASSERT_EQ(once.rc, 0) << once.out << once.err;
+  const int one_run = total_tasks(once.out);
+  ASSERT_GT(one_run, 0) << once.out;
+  TempDir dir;
+  const std::string file = dir.path + "/t.json";
+  auto r = run("bench potrf -n 400 --nb 64 --baseline --repeat 2 --json --trace " + file);
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  auto ls = lines(r.out);
+  ASSERT_EQ(ls.size(), 1u);
+  const json::Value rec = json::parse(ls[0]);
+  const int workers = static_cast<int>(rec.at("threads").number);
+  const std::vector<int> tasks = check_trace_summary(ls[0], workers);
+  const std::vector<int> per = chrome_events_per_thread(slurp(file), workers);
+  EXPECT_EQ(per, tasks);
+  int total = 0;
+  for (int t : per) total += t;
+  EXPECT_EQ(total, one_run);  // the last of the two runs only; the vendor baseline adds nothing
+}
+
+TEST(Cli, TraceFilePerConfigurationAndTableColumns) {
+  TempDir dir;
+  auto r = run("bench potrf -n 200,300 --precision s --trace " + dir.path + "/t.svg");
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  auto ls = lines(r.out);
+  ASSERT_EQ(ls.size(), 3u) << r.out;
+  EXPECT_NE(ls[0].find("imbal"), std::string::npos) << ls[0];
+  EXPECT_NE(ls[0].find("busy%"), std::string::npos) << ls[0];
+  EXPECT_FALSE(std::filesystem::exists(dir.path + "/t.svg"));
+  for (const char* name : {"/t-s-n200.svg", "/t-s-n300.svg"}) {
+    const std::string svg = slurp(dir.path + name);
+    EXPECT_EQ(svg.rfind("<svg ", 0), 0u) << name;
+  }
+}
+
+TEST(Cli, TraceFileThatCannotBeWrittenFails) {
+  auto r = run("bench potrf -n 200 --json --trace /nonexistent-hetla-dir/t.svg");
+  EXPECT_EQ(r.rc, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("cannot write trace file '/nonexistent-hetla-dir/t.svg'"), std::string::npos) << r.err;
+  auto recs = json_lines(r.out);
+  ASSERT_EQ(recs.size(), 1u);
+  EXPECT_EQ(recs[0]["trace"], "null");
+}
+
 TEST(Cli, UsageErrorsExitWith2) {
   for (const char* args :
        {"", "frobnicate", "bench", "bench nosuchroutine", "bench potrf --bogus", "bench potrf -n", "bench potrf -n x",
         "bench potrf -n 0", "bench potrf -n 100,-5", "bench potrf --precision q", "bench potrf --uplo X",
         "bench potrf --nrhs 3", "bench potrf --check=yes", "bench runtime --precision d", "bench potrf extra arg",
-        "bench posv --repeat 0", "info --bogus", "demo --bogus", "version extra"}) {
+        "bench posv --repeat 0", "info --bogus", "demo --bogus", "version extra", "bench potrf --trace t.txt",
+        "bench potrf --trace t.svgz", "bench potrf --trace .svg", "bench potrf --trace",
+        "bench runtime --trace t.json"}) {
     auto r = run(args);
     EXPECT_EQ(r.rc, 2) << "hetla " << args << "\n" << r.out << r.err;
     EXPECT_FALSE(r.err.empty()) << "no message for: hetla " << args;

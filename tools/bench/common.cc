@@ -1,6 +1,85 @@
 #include "bench/common.hpp"
 
+#include <mutex>
+
+#include "devices/device.hpp"
+#include "runtime/context.hpp"
+
 namespace hetla::cli {
+
+namespace {
+TraceCapture* g_active = nullptr;
+TraceCapture* g_paused = nullptr;
+}  // namespace
+
+TraceCapture::TraceCapture() : previous_(g_active) { g_active = this; }
+
+TraceCapture::~TraceCapture() {
+  end(-1);
+  g_active = previous_;
+}
+
+TraceCapture* TraceCapture::active() { return g_active && g_active != g_paused ? g_active : nullptr; }
+
+void TraceCapture::begin() {
+  std::lock_guard<std::recursive_mutex> lock(detail::call_mutex());
+  rt::Runtime& runtime = detail::runtime();
+  if (!rec_ || rec_->num_workers() != runtime.num_workers())
+    rec_ = std::make_unique<trace::Recorder>(runtime.num_workers());
+  if (static_cast<int>(row_names_.size()) != runtime.num_workers()) {
+    row_names_.clear();
+    for (int w = 0; w < runtime.num_workers(); ++w) {
+      std::string name = "worker " + std::to_string(w) + (w == 0 ? " (caller)" : "");
+      if (runtime.num_devices() > 1) name += " [" + runtime.device(runtime.device_of_worker(w)).name() + "]";
+      row_names_.push_back(std::move(name));
+    }
+  }
+  rec_->restart();
+  runtime.set_trace(rec_.get());
+  recording_ = true;
+}
+
+void TraceCapture::end(double seconds) noexcept {
+  if (!recording_) return;
+  std::lock_guard<std::recursive_mutex> lock(detail::call_mutex());
+  detail::runtime().set_trace(nullptr);
+  recording_ = false;
+  if (seconds < 0) return;  // the run failed: keep the previous run, if any
+  try {
+    events_ = rec_->events();
+    num_workers_ = rec_->num_workers();
+    seconds_ = seconds;
+    captured_ = true;
+  } catch (const std::bad_alloc&) {
+    events_.clear();
+    captured_ = false;
+  }
+}
+
+TraceCapture::Pause::Pause() : paused_(g_paused) { g_paused = g_active; }
+
+TraceCapture::Pause::~Pause() { g_paused = paused_; }
+
+void add_trace_summary(Record& rec, const trace::Summary& s) {
+  std::string workers = "[", kernels = "[";
+  double mean_busy = 0;
+  for (std::size_t w = 0; w < s.workers.size(); ++w) {
+    const auto& ws = s.workers[w];
+    mean_busy += ws.busy_fraction / static_cast<double>(s.workers.size());
+    workers += (w ? ",{\"id\":" : "{\"id\":") + std::to_string(w) + ",\"tasks\":" + std::to_string(ws.tasks) +
+               ",\"busy_pct\":" + json_value(100 * ws.busy_fraction) + "}";
+  }
+  for (std::size_t k = 0; k < s.kernels.size(); ++k) {
+    const auto& ks = s.kernels[k];
+    kernels += (k ? ",{\"label\":" : "{\"label\":") + json_escape(ks.label) +
+               ",\"count\":" + std::to_string(ks.count) + ",\"seconds\":" + json_value(ks.seconds) +
+               ",\"share_pct\":" + json_value(100 * ks.share) + "}";
+  }
+  rec.add("busy_pct", 100 * mean_busy, "busy%", 5, 1)
+      .add("imbalance", s.imbalance, "imbal", 5, 2)
+      .add("workers", RawJson{workers + "]"}, "-")
+      .add("kernels", RawJson{kernels + "]"}, "-");
+}
 
 Record make_record(const BenchConfig& c, const LinalgResult& r) {
   auto gflops = [&](double s) { return s > 0 ? r.flops / s / 1e9 : std::numeric_limits<double>::quiet_NaN(); };

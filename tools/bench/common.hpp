@@ -1,12 +1,15 @@
 // Helpers for the dense linear algebra benchmarks: precision dispatch,
-// best-of-R timing on fresh inputs, and the standard result record.
+// best-of-R timing on fresh inputs (traced when a TraceCapture is active),
+// and the standard result record.
 #pragma once
 #include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
+#include <vector>
 
 #include "bench/flops.hpp"
 #include "bench/registry.hpp"
@@ -14,6 +17,7 @@
 #include "checks.hpp"
 #include "hetla/linalg.hpp"
 #include "matgen.hpp"
+#include "trace/trace.hpp"
 #include "util/blas_threads.hpp"
 
 namespace hetla::cli {
@@ -29,22 +33,86 @@ template <typename F> decltype(auto) with_precision(char p, F&& f) {
   throw UsageError(std::string("unknown precision '") + p + "'");
 }
 
+/// Task trace of the timed hetla runs. While a TraceCapture exists (one per
+/// configuration, created by `hetla bench`), best_time() installs a recorder
+/// on the library runtime around every timed run and keeps the last run's
+/// events; with_vendor_threads() pauses it, so the vendor baseline (and any
+/// untimed vendor call) never replaces them.
+class TraceCapture {
+ public:
+  TraceCapture();  // becomes the active capture
+  ~TraceCapture();
+  TraceCapture(const TraceCapture&) = delete;
+  TraceCapture& operator=(const TraceCapture&) = delete;
+  /// The capture best_time() records into: nullptr when none exists or paused.
+  static TraceCapture* active();
+
+  /// Installs a restarted recorder on the library runtime (before a timed run).
+  void begin();
+  /// Removes it; keeps its events when `seconds` (the run's wall time) >= 0,
+  /// drops them when the run failed (seconds < 0). No-op without begin().
+  void end(double seconds) noexcept;
+
+  bool captured() const { return captured_; }  // a timed run was recorded
+  const std::vector<trace::Event>& events() const { return events_; }
+  int num_workers() const { return num_workers_; }
+  double seconds() const { return seconds_; }  // wall time of the recorded run
+  /// Trace row names: "worker W", "(caller)" for worker 0, and the worker's
+  /// device in brackets when the runtime has more than one device.
+  const std::vector<std::string>& row_names() const { return row_names_; }
+
+  /// Pauses the active capture for its lifetime.
+  class Pause {
+   public:
+    Pause();
+    ~Pause();
+    Pause(const Pause&) = delete;
+    Pause& operator=(const Pause&) = delete;
+
+   private:
+    TraceCapture* paused_;
+  };
+
+ private:
+  std::unique_ptr<trace::Recorder> rec_;
+  std::vector<trace::Event> events_;
+  std::vector<std::string> row_names_;
+  int num_workers_ = 0;
+  double seconds_ = 0;
+  bool captured_ = false;
+  bool recording_ = false;
+  TraceCapture* previous_ = nullptr;
+};
+
 /// Best (minimum) wall time over `repeat` runs of `work`; `reset` restores
-/// fresh inputs before every run and is not timed.
+/// fresh inputs before every run and is not timed. With an active
+/// TraceCapture, each run is traced and the capture keeps the last one.
 template <typename Reset, typename Work> double best_time(int repeat, Reset&& reset, Work&& work) {
   double best = std::numeric_limits<double>::infinity();
   for (int r = 0; r < std::max(1, repeat); ++r) {
     reset();
+    TraceCapture* capture = TraceCapture::active();
+    struct Stop {  // removes the recorder, also when work() throws
+      TraceCapture* c;
+      double seconds = -1;  // < 0: the run did not finish
+      ~Stop() {
+        if (c) c->end(seconds);
+      }
+    } stop{capture};
+    if (capture) capture->begin();
     const double t0 = now_seconds();
     work();
-    best = std::min(best, now_seconds() - t0);
+    stop.seconds = now_seconds() - t0;
+    best = std::min(best, stop.seconds);
   }
   return best;
 }
 
-/// Runs `f` with the host BLAS on `threads` threads (the vendor baseline).
+/// Runs `f` with the host BLAS on `threads` threads (the vendor baseline);
+/// tracing is paused meanwhile.
 template <typename F> decltype(auto) with_vendor_threads(int threads, F&& f) {
   util::BlasThreadsGuard guard(std::max(1, threads));
+  TraceCapture::Pause pause;
   return f();
 }
 
@@ -77,5 +145,10 @@ inline double scalar_bytes(char p, double elements) {
 /// The standard record: routine, precision, sizes, time, GFLOP/s, residual,
 /// baseline and ratio (= baseline_seconds / seconds, > 1 when hetla is faster).
 Record make_record(const BenchConfig& c, const LinalgResult& r);
+
+/// Appends the trace summary of the recorded run to `rec`: busy_pct (mean
+/// over workers), imbalance (max / mean busy time), workers (per worker: id,
+/// tasks, busy_pct) and kernels (per label: count, seconds, share_pct).
+void add_trace_summary(Record& rec, const trace::Summary& s);
 
 }  // namespace hetla::cli

@@ -1,0 +1,687 @@
+#include "devices/cuda/cuda_device.hpp"
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#include <cusolverDn.h>
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <iterator>
+#include <mutex>
+#include <stdexcept>
+#include <type_traits>
+#include <unordered_map>
+
+namespace hetla::dev {
+
+namespace {
+
+constexpr int kMaxWorkers = 16;
+/// Bytes per pinned staging buffer (each lane has two, filled alternately so
+/// packing one chunk overlaps the DMA of the other). Buffers start at the
+/// size a copy needs and grow up to this; larger copies go in chunks.
+constexpr std::size_t kStagingChunk = std::size_t(16) << 20;
+
+std::atomic<uint64_t> g_serials{1};
+
+/// The lane the calling thread was attached to by attach_worker (a worker
+/// thread belongs to one device; any other thread uses the auxiliary lane).
+struct Attachment {
+  uint64_t serial = 0;
+  int lane = -1;
+};
+thread_local Attachment t_attached;
+
+std::string cuda_error_text(cudaError_t e) {
+  return std::string(cudaGetErrorName(e)) + " (" + cudaGetErrorString(e) + ")";
+}
+
+const char* cusolver_status_name(cusolverStatus_t s) {
+  switch (s) {
+    case CUSOLVER_STATUS_SUCCESS: return "CUSOLVER_STATUS_SUCCESS";
+    case CUSOLVER_STATUS_NOT_INITIALIZED: return "CUSOLVER_STATUS_NOT_INITIALIZED (library not initialised)";
+    case CUSOLVER_STATUS_ALLOC_FAILED: return "CUSOLVER_STATUS_ALLOC_FAILED (resource allocation failed)";
+    case CUSOLVER_STATUS_INVALID_VALUE: return "CUSOLVER_STATUS_INVALID_VALUE (invalid argument)";
+    case CUSOLVER_STATUS_ARCH_MISMATCH: return "CUSOLVER_STATUS_ARCH_MISMATCH (unsupported GPU architecture)";
+    case CUSOLVER_STATUS_MAPPING_ERROR: return "CUSOLVER_STATUS_MAPPING_ERROR";
+    case CUSOLVER_STATUS_EXECUTION_FAILED: return "CUSOLVER_STATUS_EXECUTION_FAILED (kernel failed to run)";
+    case CUSOLVER_STATUS_INTERNAL_ERROR: return "CUSOLVER_STATUS_INTERNAL_ERROR";
+    case CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED: return "CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED";
+    case CUSOLVER_STATUS_NOT_SUPPORTED: return "CUSOLVER_STATUS_NOT_SUPPORTED";
+    case CUSOLVER_STATUS_INVALID_WORKSPACE: return "CUSOLVER_STATUS_INVALID_WORKSPACE";
+    default: return "cuSOLVER error";
+  }
+}
+
+void check_cuda(cudaError_t e, const std::string& who, const char* call) {
+  if (e == cudaSuccess) return;
+  (void)cudaGetLastError();  // clear a non-sticky error so later calls start clean
+  throw std::runtime_error(who + ": " + call + " failed: " + cuda_error_text(e));
+}
+
+/// "cublasDgemm", "cusolverDnZpotrf_bufferSize": built only when reporting an error.
+template <typename T> std::string routine(const char* library, const char* name) {
+  return std::string(library) + static_cast<char>(precision_letter<T>() - 'a' + 'A') + name;
+}
+
+void check_blas(cublasStatus_t s, const std::string& who, const char* call) {
+  if (s == CUBLAS_STATUS_SUCCESS) return;
+  throw std::runtime_error(who + ": " + call + " failed: " + cublasGetStatusName(s) + " (" +
+                           cublasGetStatusString(s) + ")");
+}
+template <typename T> void check_blas(cublasStatus_t s, const std::string& who, const char* name) {
+  if (s != CUBLAS_STATUS_SUCCESS) check_blas(s, who, routine<T>("cublas", name).c_str());
+}
+
+void check_solver(cusolverStatus_t s, const std::string& who, const char* call) {
+  if (s == CUSOLVER_STATUS_SUCCESS) return;
+  throw std::runtime_error(who + ": " + call + " failed: " + cusolver_status_name(s));
+}
+template <typename T> void check_solver(cusolverStatus_t s, const std::string& who, const char* name) {
+  if (s != CUSOLVER_STATUS_SUCCESS) check_solver(s, who, routine<T>("cusolverDn", name).c_str());
+}
+
+/// Makes `ordinal` the calling thread's current device for a scope and then
+/// restores the previous one (worker threads are already on it: no-op).
+class DeviceGuard {
+ public:
+  DeviceGuard(int ordinal, const std::string& who) {
+    int cur = -1;
+    check_cuda(cudaGetDevice(&cur), who, "cudaGetDevice");
+    if (cur != ordinal) {
+      check_cuda(cudaSetDevice(ordinal), who, "cudaSetDevice");
+      prev_ = cur;
+    }
+  }
+  ~DeviceGuard() {
+    if (prev_ >= 0) (void)cudaSetDevice(prev_);
+  }
+  DeviceGuard(const DeviceGuard&) = delete;
+  DeviceGuard& operator=(const DeviceGuard&) = delete;
+
+ private:
+  int prev_ = -1;
+};
+
+int to_int(int64_t v, const std::string& who, const char* what) {
+  if (v < 0 || v > INT_MAX) throw std::invalid_argument(who + ": " + what + " = " + std::to_string(v) + " is out of range for cuSOLVER");
+  return static_cast<int>(v);
+}
+
+// ---- precision dispatch to cuBLAS (64-bit integer API) / cuSOLVER
+
+cublasOperation_t blas_op(Op op, bool complex) {
+  switch (op) {
+    case Op::NoTrans: return CUBLAS_OP_N;
+    case Op::Trans: return CUBLAS_OP_T;
+    case Op::ConjTrans: return complex ? CUBLAS_OP_C : CUBLAS_OP_T;
+  }
+  return CUBLAS_OP_N;
+}
+cublasFillMode_t blas_fill(Uplo u) { return u == Uplo::Lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER; }
+cublasSideMode_t blas_side(Side s) { return s == Side::Left ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT; }
+cublasDiagType_t blas_diag(Diag d) { return d == Diag::Unit ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT; }
+
+template <typename T> struct CudaType { using type = T; };
+template <> struct CudaType<std::complex<float>> { using type = cuComplex; };
+template <> struct CudaType<std::complex<double>> { using type = cuDoubleComplex; };
+template <typename T> using cuda_t = typename CudaType<T>::type;
+template <typename T> cuda_t<T>* cu(T* p) { return reinterpret_cast<cuda_t<T>*>(p); }
+template <typename T> const cuda_t<T>* cu(const T* p) { return reinterpret_cast<const cuda_t<T>*>(p); }
+
+static_assert(sizeof(cuComplex) == sizeof(std::complex<float>) && sizeof(cuDoubleComplex) == sizeof(std::complex<double>));
+
+template <typename T>
+cublasStatus_t xgemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int64_t m, int64_t n, int64_t k,
+                     const T* alpha, const T* A, int64_t lda, const T* B, int64_t ldb, const T* beta, T* C, int64_t ldc) {
+  if constexpr (std::is_same_v<T, float>) return cublasSgemm_64(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  else if constexpr (std::is_same_v<T, double>) return cublasDgemm_64(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    return cublasCgemm_64(h, ta, tb, m, n, k, cu(alpha), cu(A), lda, cu(B), ldb, cu(beta), cu(C), ldc);
+  else return cublasZgemm_64(h, ta, tb, m, n, k, cu(alpha), cu(A), lda, cu(B), ldb, cu(beta), cu(C), ldc);
+}
+
+template <typename T>
+cublasStatus_t xherk(cublasHandle_t h, cublasFillMode_t u, cublasOperation_t t, int64_t n, int64_t k, const real_t<T>* alpha,
+                     const T* A, int64_t lda, const real_t<T>* beta, T* C, int64_t ldc) {
+  if constexpr (std::is_same_v<T, float>) return cublasSsyrk_64(h, u, t, n, k, alpha, A, lda, beta, C, ldc);
+  else if constexpr (std::is_same_v<T, double>) return cublasDsyrk_64(h, u, t, n, k, alpha, A, lda, beta, C, ldc);
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    return cublasCherk_64(h, u, t, n, k, alpha, cu(A), lda, beta, cu(C), ldc);
+  else return cublasZherk_64(h, u, t, n, k, alpha, cu(A), lda, beta, cu(C), ldc);
+}
+
+template <typename T>
+cublasStatus_t xtrsm(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t u, cublasOperation_t t, cublasDiagType_t d,
+                     int64_t m, int64_t n, const T* alpha, const T* A, int64_t lda, T* B, int64_t ldb) {
+  if constexpr (std::is_same_v<T, float>) return cublasStrsm_64(h, s, u, t, d, m, n, alpha, A, lda, B, ldb);
+  else if constexpr (std::is_same_v<T, double>) return cublasDtrsm_64(h, s, u, t, d, m, n, alpha, A, lda, B, ldb);
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    return cublasCtrsm_64(h, s, u, t, d, m, n, cu(alpha), cu(A), lda, cu(B), ldb);
+  else return cublasZtrsm_64(h, s, u, t, d, m, n, cu(alpha), cu(A), lda, cu(B), ldb);
+}
+
+template <typename T>
+cusolverStatus_t xpotrf_buffer_size(cusolverDnHandle_t h, cublasFillMode_t u, int n, T* A, int lda, int* lwork) {
+  if constexpr (std::is_same_v<T, float>) return cusolverDnSpotrf_bufferSize(h, u, n, A, lda, lwork);
+  else if constexpr (std::is_same_v<T, double>) return cusolverDnDpotrf_bufferSize(h, u, n, A, lda, lwork);
+  else if constexpr (std::is_same_v<T, std::complex<float>>) return cusolverDnCpotrf_bufferSize(h, u, n, cu(A), lda, lwork);
+  else return cusolverDnZpotrf_bufferSize(h, u, n, cu(A), lda, lwork);
+}
+
+template <typename T>
+cusolverStatus_t xpotrf(cusolverDnHandle_t h, cublasFillMode_t u, int n, T* A, int lda, T* work, int lwork, int* info) {
+  if constexpr (std::is_same_v<T, float>) return cusolverDnSpotrf(h, u, n, A, lda, work, lwork, info);
+  else if constexpr (std::is_same_v<T, double>) return cusolverDnDpotrf(h, u, n, A, lda, work, lwork, info);
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    return cusolverDnCpotrf(h, u, n, cu(A), lda, cu(work), lwork, info);
+  else return cusolverDnZpotrf(h, u, n, cu(A), lda, cu(work), lwork, info);
+}
+
+/// "cuda: no CUDA device found (…)" unless the runtime sees at least one GPU.
+int visible_device_count() {
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    std::string hint;
+    if (e == cudaErrorInsufficientDriver)
+      hint = "; no NVIDIA driver is loaded, or it is older than this CUDA runtime";
+    throw std::invalid_argument("cuda: no CUDA device found (cudaGetDeviceCount: " + cuda_error_text(e) + hint + ")");
+  }
+  if (count <= 0) throw std::invalid_argument("cuda: no CUDA device found (cudaGetDeviceCount: 0 devices)");
+  return count;
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------ state
+
+/// A stream with its cuBLAS / cuSOLVER handles and scratch. Used by one
+/// thread at a time (its mutex is uncontended for a worker's own lane).
+struct CudaLane {
+  std::mutex mutex;
+  cudaStream_t stream = nullptr;
+  cublasHandle_t blas = nullptr;
+  cusolverDnHandle_t solver = nullptr;
+  cudaEvent_t staged[2] = {nullptr, nullptr};  // DMA of staging[i] finished
+  void* staging[2] = {nullptr, nullptr};       // pinned host memory
+  std::size_t staging_bytes = 0;               // size of each staging buffer
+  void* work = nullptr;                        // cuSOLVER workspace (device)
+  std::size_t work_bytes = 0;
+  int* dev_info = nullptr;  // cuSOLVER info (device)
+
+  /// Releases everything; the device must be current. Errors are ignored:
+  /// this runs in destructors.
+  void destroy() {
+    if (stream) (void)cudaStreamSynchronize(stream);
+    free_staging();
+    if (work) (void)cudaFree(work);
+    if (dev_info) (void)cudaFree(dev_info);
+    for (auto& e : staged)
+      if (e) (void)cudaEventDestroy(e);
+    if (solver) (void)cusolverDnDestroy(solver);
+    if (blas) (void)cublasDestroy(blas);
+    if (stream) (void)cudaStreamDestroy(stream);
+    work = nullptr, dev_info = nullptr, solver = nullptr, blas = nullptr, stream = nullptr;
+    staged[0] = staged[1] = nullptr;
+    (void)cudaGetLastError();
+  }
+  void free_staging() {
+    for (auto& p : staging)
+      if (p) (void)cudaFreeHost(p), p = nullptr;
+    staging_bytes = 0;
+  }
+  /// Two pinned buffers of at least `bytes`; false when pinned memory cannot
+  /// be had (the caller then copies from pageable memory directly).
+  bool ensure_staging(std::size_t bytes) {
+    if (staging_bytes >= bytes) return true;
+    free_staging();  // no DMA is pending: every copy synchronizes before it returns
+    const std::size_t size = (bytes + 65535) / 65536 * 65536;
+    for (auto& p : staging) {
+      if (cudaMallocHost(&p, size) != cudaSuccess) {
+        (void)cudaGetLastError();
+        p = nullptr;
+        free_staging();
+        return false;
+      }
+    }
+    staging_bytes = size;
+    return true;
+  }
+};
+
+struct CudaDevice::State {
+  int ordinal;
+  std::string who;
+  std::vector<std::unique_ptr<CudaLane>> lanes;  // [0, workers): the workers'; last: everyone else's
+
+  std::mutex pool_mutex;  // guards what follows
+  std::unordered_map<void*, std::size_t> live;                  // handed out by allocate()
+  std::unordered_map<std::size_t, std::vector<void*>> cache;    // freed blocks by exact size
+  std::size_t used = 0, cached = 0;
+
+  State(int ord, std::string name) : ordinal(ord), who(std::move(name)) {}
+  ~State() {
+    // At process exit the CUDA runtime may already be unloaded (static
+    // destructors run after its own teardown); the driver then reclaims
+    // everything, and touching handles could crash, so do nothing.
+    int prev = -1;
+    if (cudaGetDevice(&prev) != cudaSuccess || cudaSetDevice(ordinal) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return;
+    }
+    for (auto& l : lanes) l->destroy();
+    for (auto& [p, bytes] : live) (void)cudaFree(p);
+    for (auto& [bytes, blocks] : cache)
+      for (void* p : blocks) (void)cudaFree(p);
+    if (prev >= 0 && prev != ordinal) (void)cudaSetDevice(prev);
+    (void)cudaGetLastError();
+  }
+
+  CudaLane& lane_for_caller(uint64_t serial) {
+    if (t_attached.serial == serial) return *lanes[static_cast<std::size_t>(t_attached.lane)];
+    return *lanes.back();
+  }
+
+  /// cudaFree cached blocks (pool_mutex held, device current) until at most
+  /// `keep` bytes stay cached.
+  void trim_cache(std::size_t keep) {
+    for (auto it = cache.begin(); it != cache.end() && cached > keep;) {
+      auto& blocks = it->second;
+      while (!blocks.empty() && cached > keep) {
+        check_cuda(cudaFree(blocks.back()), who, "cudaFree");
+        blocks.pop_back();
+        cached -= it->first;
+      }
+      it = blocks.empty() ? cache.erase(it) : std::next(it);
+    }
+  }
+};
+
+// ------------------------------------------------------------------ device
+
+CudaDevice::CudaDevice(int ordinal, CudaConfig cfg)
+    : Device(Kind::Cuda, "cuda" + std::to_string(ordinal)), ordinal_(ordinal), cfg_(cfg), serial_(g_serials++) {
+  if (cfg_.workers < 1 || cfg_.workers > kMaxWorkers)
+    throw std::invalid_argument(name() + ": workers must be in [1, " + std::to_string(kMaxWorkers) + "]");
+  const int count = visible_device_count();
+  if (ordinal < 0 || ordinal >= count)
+    throw std::invalid_argument("cuda: device " + std::to_string(ordinal) + " does not exist (" +
+                                std::to_string(count) + " CUDA device" + (count == 1 ? "" : "s") + " visible)");
+  cudaDeviceProp prop{};
+  check_cuda(cudaGetDeviceProperties(&prop, ordinal), name(), "cudaGetDeviceProperties");
+  model_ = prop.name;
+  total_memory_ = prop.totalGlobalMem;
+
+  // Speed relative to one host core (~40 GFLOP/s, RuntimeConfig's default
+  // host_core_gflops) until calibration measures it: recent GPUs retire about
+  // 128 flops per cycle per SM in FP32/FP64 FMA, and tile-sized kernels
+  // reach roughly a quarter of peak.
+  int clock_khz = 0;
+  if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, ordinal) != cudaSuccess) {
+    (void)cudaGetLastError();
+    clock_khz = 0;
+  }
+  if (clock_khz > 0 && prop.multiProcessorCount > 0) {
+    const double gflops = prop.multiProcessorCount * (clock_khz * 1e-6) * 128 * 0.25;
+    nominal_speed_ = std::clamp(gflops / 40.0, 2.0, 500.0);
+  }
+  // Discrete GPUs copy over PCIe (~20 GB/s sustained for Gen4 x16); an
+  // integrated GPU shares host memory.
+  int mem_khz = 0;
+  if (prop.integrated && cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, ordinal) == cudaSuccess &&
+      mem_khz > 0 && prop.memoryBusWidth > 0)
+    bandwidth_ = 0.5 * 2.0 * mem_khz * 1e3 * prop.memoryBusWidth / 8.0;
+  (void)cudaGetLastError();
+
+  s_ = std::make_unique<State>(ordinal_, name() + " (" + model_ + ")");
+  DeviceGuard guard(ordinal_, s_->who);
+  for (int i = 0; i <= cfg_.workers; ++i) {  // the workers' lanes and the auxiliary one
+    auto lane = std::make_unique<CudaLane>();
+    CudaLane& l = *lane;
+    s_->lanes.push_back(std::move(lane));  // owned before anything can throw: ~State releases it
+    check_cuda(cudaStreamCreateWithFlags(&l.stream, cudaStreamNonBlocking), s_->who, "cudaStreamCreate");
+    for (auto& e : l.staged) check_cuda(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), s_->who, "cudaEventCreate");
+    check_blas(cublasCreate(&l.blas), s_->who, "cublasCreate");
+    check_blas(cublasSetStream(l.blas, l.stream), s_->who, "cublasSetStream");
+    check_solver(cusolverDnCreate(&l.solver), s_->who, "cusolverDnCreate");
+    check_solver(cusolverDnSetStream(l.solver, l.stream), s_->who, "cusolverDnSetStream");
+    check_cuda(cudaMalloc(reinterpret_cast<void**>(&l.dev_info), sizeof(int)), s_->who, "cudaMalloc (info)");
+  }
+}
+
+CudaDevice::~CudaDevice() = default;
+
+void CudaDevice::attach_worker(int local_index) {
+  // The runtime calls this at the top of a worker thread, where an exception
+  // would terminate the process: on failure the thread stays unattached and
+  // its first operation reports the error through DeviceGuard.
+  if (local_index < 0 || local_index >= cfg_.workers) return;
+  if (cudaSetDevice(ordinal_) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return;
+  }
+  t_attached = {serial_, local_index};
+}
+
+// ------------------------------------------------------------------ memory
+
+void* CudaDevice::allocate(std::size_t bytes) {
+  bytes = std::max<std::size_t>(bytes, 1);
+  State& s = *s_;
+  std::lock_guard<std::mutex> lk(s.pool_mutex);
+  if (cfg_.memory > 0 && s.used + bytes > cfg_.memory) return nullptr;
+  void* p = nullptr;
+  if (auto it = s.cache.find(bytes); it != s.cache.end() && !it->second.empty()) {
+    p = it->second.back();
+    it->second.pop_back();
+    s.cached -= bytes;
+  } else {
+    DeviceGuard guard(ordinal_, s.who);
+    if (cfg_.memory > 0 && s.used + s.cached + bytes > cfg_.memory) s.trim_cache(cfg_.memory - s.used - bytes);
+    cudaError_t e = cudaMalloc(&p, bytes);
+    if (e == cudaErrorMemoryAllocation && s.cached > 0) {
+      (void)cudaGetLastError();
+      s.trim_cache(0);
+      e = cudaMalloc(&p, bytes);
+    }
+    if (e == cudaErrorMemoryAllocation) {  // full: the runtime evicts and retries
+      (void)cudaGetLastError();
+      return nullptr;
+    }
+    check_cuda(e, s.who, "cudaMalloc");
+  }
+  s.live.emplace(p, bytes);
+  s.used += bytes;
+  return p;
+}
+
+void CudaDevice::deallocate(void* p, std::size_t bytes) {
+  (void)bytes;  // the size recorded by allocate() is authoritative
+  if (!p) return;
+  State& s = *s_;
+  std::lock_guard<std::mutex> lk(s.pool_mutex);
+  auto it = s.live.find(p);
+  if (it == s.live.end()) {
+    // Not thrown: the runtime deallocates while holding locks. A pointer
+    // this device never handed out is a bug elsewhere; say so loudly.
+    std::fprintf(stderr, "hetla: %s: deallocate(%p) of memory it did not allocate (ignored)\n", s.who.c_str(), p);
+    return;
+  }
+  const std::size_t size = it->second;
+  s.live.erase(it);
+  s.used -= size;
+  // Kernels and copies synchronize before returning, so no work uses p now.
+  s.cache[size].push_back(p);
+  s.cached += size;
+}
+
+std::size_t CudaDevice::memory_capacity() const { return cfg_.memory > 0 ? cfg_.memory : total_memory_; }
+
+std::size_t CudaDevice::memory_used() const {
+  std::lock_guard<std::mutex> lk(s_->pool_mutex);
+  return s_->used;
+}
+
+std::size_t CudaDevice::memory_cached() const {
+  std::lock_guard<std::mutex> lk(s_->pool_mutex);
+  return s_->cached;
+}
+
+void CudaDevice::release_cached() {
+  std::lock_guard<std::mutex> lk(s_->pool_mutex);
+  if (s_->cached == 0) return;
+  DeviceGuard guard(ordinal_, s_->who);
+  s_->trim_cache(0);
+}
+
+// ------------------------------------------------------------------ copies
+
+namespace {
+void check_geometry(const std::string& who, const char* what, int64_t host_ld, int64_t rows, int64_t cols, std::size_t elem) {
+  if (rows < 0 || cols < 0 || host_ld < std::max<int64_t>(rows, 1) || elem == 0)
+    throw std::invalid_argument(who + ": " + what + ": bad tile geometry (rows " + std::to_string(rows) + ", cols " +
+                                std::to_string(cols) + ", host ld " + std::to_string(host_ld) + ", element size " +
+                                std::to_string(elem) + ")");
+}
+
+/// Runs `f`; if it throws, waits for the lane's stream (DMAs may still read
+/// or write the staging buffers) before the exception leaves.
+template <typename F> void with_stream_drained_on_error(CudaLane& l, F&& f) {
+  try {
+    f();
+  } catch (...) {
+    (void)cudaStreamSynchronize(l.stream);
+    (void)cudaGetLastError();
+    throw;
+  }
+}
+}  // namespace
+
+void CudaDevice::copy_in(void* dev, const void* host, int64_t host_ld, int64_t rows, int64_t cols, std::size_t elem) {
+  check_geometry(s_->who, "copy_in", host_ld, rows, cols, elem);
+  if (rows == 0 || cols == 0) return;
+  CudaLane& l = s_->lane_for_caller(serial_);
+  std::lock_guard<std::mutex> lk(l.mutex);
+  DeviceGuard guard(ordinal_, s_->who);
+  const std::size_t col_bytes = static_cast<std::size_t>(rows) * elem;
+  const std::size_t host_pitch = static_cast<std::size_t>(host_ld) * elem;
+  const int64_t chunk_cols = std::max<int64_t>(1, static_cast<int64_t>(kStagingChunk / col_bytes));
+  const std::size_t chunk_bytes = static_cast<std::size_t>(std::min(cols, chunk_cols)) * col_bytes;
+  auto* d = static_cast<char*>(dev);
+  const auto* h = static_cast<const char*>(host);
+  with_stream_drained_on_error(l, [&] {
+    if (!l.ensure_staging(chunk_bytes)) {  // no pinned memory: the driver stages pageable memory itself
+      check_cuda(cudaMemcpy2DAsync(d, col_bytes, h, host_pitch, col_bytes, static_cast<std::size_t>(cols),
+                                   cudaMemcpyHostToDevice, l.stream),
+                 s_->who, "cudaMemcpy2DAsync (host to device)");
+    } else {
+      for (int64_t c0 = 0, i = 0; c0 < cols; c0 += chunk_cols, ++i) {
+        const int b = static_cast<int>(i & 1);
+        const int64_t nc = std::min(chunk_cols, cols - c0);
+        if (i >= 2) check_cuda(cudaEventSynchronize(l.staged[b]), s_->who, "cudaEventSynchronize");
+        auto* buf = static_cast<char*>(l.staging[b]);
+        if (host_ld == rows) {
+          std::memcpy(buf, h + c0 * host_pitch, static_cast<std::size_t>(nc) * col_bytes);
+        } else {
+          for (int64_t j = 0; j < nc; ++j) std::memcpy(buf + j * col_bytes, h + (c0 + j) * host_pitch, col_bytes);
+        }
+        check_cuda(cudaMemcpyAsync(d + c0 * col_bytes, buf, static_cast<std::size_t>(nc) * col_bytes,
+                                   cudaMemcpyHostToDevice, l.stream),
+                   s_->who, "cudaMemcpyAsync (host to device)");
+        check_cuda(cudaEventRecord(l.staged[b], l.stream), s_->who, "cudaEventRecord");
+      }
+    }
+    check_cuda(cudaStreamSynchronize(l.stream), s_->who, "cudaStreamSynchronize (copy_in)");
+  });
+}
+
+void CudaDevice::copy_out(void* host, int64_t host_ld, const void* dev, int64_t rows, int64_t cols, std::size_t elem) {
+  check_geometry(s_->who, "copy_out", host_ld, rows, cols, elem);
+  if (rows == 0 || cols == 0) return;
+  CudaLane& l = s_->lane_for_caller(serial_);
+  std::lock_guard<std::mutex> lk(l.mutex);
+  DeviceGuard guard(ordinal_, s_->who);
+  const std::size_t col_bytes = static_cast<std::size_t>(rows) * elem;
+  const std::size_t host_pitch = static_cast<std::size_t>(host_ld) * elem;
+  const int64_t chunk_cols = std::max<int64_t>(1, static_cast<int64_t>(kStagingChunk / col_bytes));
+  const std::size_t chunk_bytes = static_cast<std::size_t>(std::min(cols, chunk_cols)) * col_bytes;
+  const auto* d = static_cast<const char*>(dev);
+  auto* h = static_cast<char*>(host);
+  with_stream_drained_on_error(l, [&] {
+    if (!l.ensure_staging(chunk_bytes)) {
+      check_cuda(cudaMemcpy2DAsync(h, host_pitch, d, col_bytes, col_bytes, static_cast<std::size_t>(cols),
+                                   cudaMemcpyDeviceToHost, l.stream),
+                 s_->who, "cudaMemcpy2DAsync (device to host)");
+      check_cuda(cudaStreamSynchronize(l.stream), s_->who, "cudaStreamSynchronize (copy_out)");
+      return;
+    }
+    // DMA chunk i into staging[i % 2] while chunk i-1 is unpacked from the other buffer.
+    auto unpack = [&](int64_t c0, int b) {
+      check_cuda(cudaEventSynchronize(l.staged[b]), s_->who, "cudaEventSynchronize (copy_out)");
+      const int64_t nc = std::min(chunk_cols, cols - c0);
+      const auto* buf = static_cast<const char*>(l.staging[b]);
+      if (host_ld == rows) {
+        std::memcpy(h + c0 * host_pitch, buf, static_cast<std::size_t>(nc) * col_bytes);
+      } else {
+        for (int64_t j = 0; j < nc; ++j) std::memcpy(h + (c0 + j) * host_pitch, buf + j * col_bytes, col_bytes);
+      }
+    };
+    int64_t i = 0;
+    for (int64_t c0 = 0; c0 < cols; c0 += chunk_cols, ++i) {
+      const int b = static_cast<int>(i & 1);
+      const int64_t nc = std::min(chunk_cols, cols - c0);
+      check_cuda(cudaMemcpyAsync(l.staging[b], d + c0 * col_bytes, static_cast<std::size_t>(nc) * col_bytes,
+                                 cudaMemcpyDeviceToHost, l.stream),
+                 s_->who, "cudaMemcpyAsync (device to host)");
+      check_cuda(cudaEventRecord(l.staged[b], l.stream), s_->who, "cudaEventRecord");
+      if (i >= 1) unpack(c0 - chunk_cols, static_cast<int>((i - 1) & 1));
+    }
+    unpack((i - 1) * chunk_cols, static_cast<int>((i - 1) & 1));
+    check_cuda(cudaStreamSynchronize(l.stream), s_->who, "cudaStreamSynchronize (copy_out)");
+  });
+}
+
+// ------------------------------------------------------------------ kernels
+
+template <typename T>
+void CudaDevice::gemm_t(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, const T* A, int64_t lda, const T* B,
+                        int64_t ldb, T beta, T* C, int64_t ldc) {
+  if (m == 0 || n == 0) return;
+  CudaLane& l = s_->lane_for_caller(serial_);
+  std::lock_guard<std::mutex> lk(l.mutex);
+  DeviceGuard guard(ordinal_, s_->who);
+  constexpr bool cplx = is_complex_v<T>;
+  check_blas<T>(xgemm<T>(l.blas, blas_op(ta, cplx), blas_op(tb, cplx), m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc),
+                s_->who, "gemm");
+  check_cuda(cudaStreamSynchronize(l.stream), s_->who, "cudaStreamSynchronize (gemm)");
+}
+
+template <typename T>
+void CudaDevice::herk_t(Uplo uplo, Op trans, int64_t n, int64_t k, real_t<T> alpha, const T* A, int64_t lda,
+                        real_t<T> beta, T* C, int64_t ldc) {
+  if (n == 0) return;
+  CudaLane& l = s_->lane_for_caller(serial_);
+  std::lock_guard<std::mutex> lk(l.mutex);
+  DeviceGuard guard(ordinal_, s_->who);
+  // As the host BLAS wrapper: syrk takes N/T, herk takes N/C.
+  constexpr bool cplx = is_complex_v<T>;
+  const cublasOperation_t t = trans == Op::NoTrans ? CUBLAS_OP_N : cplx ? CUBLAS_OP_C : CUBLAS_OP_T;
+  check_blas<T>(xherk<T>(l.blas, blas_fill(uplo), t, n, k, &alpha, A, lda, &beta, C, ldc), s_->who,
+                cplx ? "herk" : "syrk");
+  check_cuda(cudaStreamSynchronize(l.stream), s_->who, "cudaStreamSynchronize (herk)");
+}
+
+template <typename T>
+void CudaDevice::trsm_t(Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64_t n, T alpha, const T* A, int64_t lda,
+                        T* B, int64_t ldb) {
+  if (m == 0 || n == 0) return;
+  CudaLane& l = s_->lane_for_caller(serial_);
+  std::lock_guard<std::mutex> lk(l.mutex);
+  DeviceGuard guard(ordinal_, s_->who);
+  check_blas<T>(xtrsm<T>(l.blas, blas_side(side), blas_fill(uplo), blas_op(op, is_complex_v<T>), blas_diag(diag), m,
+                         n, &alpha, A, lda, B, ldb),
+                s_->who, "trsm");
+  check_cuda(cudaStreamSynchronize(l.stream), s_->who, "cudaStreamSynchronize (trsm)");
+}
+
+template <typename T> int64_t CudaDevice::potrf_t(Uplo uplo, int64_t n, T* A, int64_t lda) {
+  if (n == 0) return 0;
+  const int ni = to_int(n, s_->who, "potrf n");
+  const int ldi = to_int(lda, s_->who, "potrf lda");
+  CudaLane& l = s_->lane_for_caller(serial_);
+  std::lock_guard<std::mutex> lk(l.mutex);
+  DeviceGuard guard(ordinal_, s_->who);
+  const cublasFillMode_t fill = blas_fill(uplo);
+  int lwork = 0;
+  check_solver<T>(xpotrf_buffer_size<T>(l.solver, fill, ni, A, ldi, &lwork), s_->who, "potrf_bufferSize");
+  const std::size_t need = static_cast<std::size_t>(std::max(lwork, 1)) * sizeof(T);
+  if (l.work_bytes < need) {
+    if (l.work) check_cuda(cudaFree(l.work), s_->who, "cudaFree (potrf workspace)");
+    l.work = nullptr, l.work_bytes = 0;
+    cudaError_t e = cudaMalloc(&l.work, need);
+    if (e == cudaErrorMemoryAllocation) {  // give the allocation cache back and retry once
+      (void)cudaGetLastError();
+      release_cached();
+      e = cudaMalloc(&l.work, need);
+    }
+    if (e != cudaSuccess) l.work = nullptr;
+    check_cuda(e, s_->who, "cudaMalloc (potrf workspace)");
+    l.work_bytes = need;
+  }
+  with_stream_drained_on_error(l, [&] {
+    check_solver<T>(xpotrf<T>(l.solver, fill, ni, A, ldi, static_cast<T*>(l.work), lwork, l.dev_info), s_->who,
+                    "potrf");
+  });
+  int info = 0;
+  check_cuda(cudaMemcpyAsync(&info, l.dev_info, sizeof(int), cudaMemcpyDeviceToHost, l.stream), s_->who,
+             "cudaMemcpyAsync (potrf info)");
+  check_cuda(cudaStreamSynchronize(l.stream), s_->who, "cudaStreamSynchronize (potrf)");
+  if (info < 0)
+    throw std::invalid_argument(s_->who + ": " + routine<T>("cusolverDn", "potrf") + ": argument " +
+                                std::to_string(-info) + " had an illegal value");
+  return info;
+}
+
+#define HETLA_CUDA_INSTANTIATE(T)                                                                                  \
+  template void CudaDevice::gemm_t<T>(Op, Op, int64_t, int64_t, int64_t, T, const T*, int64_t, const T*, int64_t, T, \
+                                      T*, int64_t);                                                                \
+  template void CudaDevice::herk_t<T>(Uplo, Op, int64_t, int64_t, real_t<T>, const T*, int64_t, real_t<T>, T*,     \
+                                      int64_t);                                                                    \
+  template void CudaDevice::trsm_t<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, const T*, int64_t, T*, int64_t);  \
+  template int64_t CudaDevice::potrf_t<T>(Uplo, int64_t, T*, int64_t);
+HETLA_CUDA_INSTANTIATE(float)
+HETLA_CUDA_INSTANTIATE(double)
+HETLA_CUDA_INSTANTIATE(std::complex<float>)
+HETLA_CUDA_INSTANTIATE(std::complex<double>)
+#undef HETLA_CUDA_INSTANTIATE
+
+// ------------------------------------------------------------------ discovery
+
+std::vector<std::shared_ptr<Device>> make_cuda_devices(const std::string& which, const CudaConfig& cfg) {
+  // The spelling is checked first, so a bad list reads the same with or without a GPU.
+  const bool all = which == "all";
+  int index = -1;
+  if (!all) {
+    const bool digits = !which.empty() && which.size() <= 6 &&
+                        std::all_of(which.begin(), which.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!digits) throw std::invalid_argument("cuda: device '" + which + "' is not an index (0, 1, ...) or 'all'");
+    index = std::stoi(which);
+  }
+  const int count = visible_device_count();
+  if (!all && index >= count)
+    throw std::invalid_argument("cuda: device " + which + " does not exist (" + std::to_string(count) +
+                                " CUDA device" + (count == 1 ? "" : "s") + " visible)");
+  std::vector<std::shared_ptr<Device>> out;
+  for (int d = all ? 0 : index; d < (all ? count : index + 1); ++d) out.push_back(std::make_shared<CudaDevice>(d, cfg));
+  return out;
+}
+
+std::vector<DeviceInfo> probe_cuda_devices() {
+  std::vector<DeviceInfo> out;
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return out;
+  }
+  int driver = 0;
+  if (cudaDriverGetVersion(&driver) != cudaSuccess) (void)cudaGetLastError(), driver = 0;
+  for (int d = 0; d < count; ++d) {
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, d) != cudaSuccess) {
+      (void)cudaGetLastError();
+      continue;
+    }
+    std::string detail = "compute capability " + std::to_string(prop.major) + "." + std::to_string(prop.minor) + ", " +
+                         std::to_string(prop.multiProcessorCount) + " SMs";
+    if (driver > 0) detail += ", driver " + std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10);
+    out.push_back({"cuda", d, prop.name, prop.totalGlobalMem, detail});
+  }
+  return out;
+}
+
+}  // namespace hetla::dev
