@@ -19,6 +19,7 @@ void print_bench_help(std::FILE* out) {
   std::fprintf(out,
                "usage: hetla bench ROUTINE [-n N[,N...]] [-m M] [--nrhs K] [--nb NB] [--precision P[,P...]]\n"
                "                   [--uplo L|U] [--check] [--baseline] [--repeat R] [--threads T] [--json]\n"
+               "                   [--devices SPEC] [--schedule static|dynamic] [--distribution 1d|2d|weighted]\n"
                "                   [--trace FILE.json|FILE.svg]\n"
                "\n"
                "Measures one hetla routine; prints one result per configuration (every -n value\n"
@@ -43,8 +44,16 @@ void print_bench_help(std::FILE* out) {
                "                       ratio = baseline_seconds / seconds (> 1: hetla is faster)\n"
                "  --repeat R           run R times, each on a fresh copy of the input, and report the\n"
                "                       best (minimum) time [default: 1]\n"
-               "  --threads T          worker threads, the calling thread included\n"
-               "                       [default: one per core]\n"
+               "  --threads T          host worker threads, the calling thread included\n"
+               "                       [default: one per core, minus one per accelerator]\n"
+               "  --devices SPEC       comma list: cpu[:cores], emu[:speed=F][:mem=SIZE][:bw=GB/s][:lat=US]\n"
+               "                       (one item per emulated accelerator), opencl[:index|all],\n"
+               "                       cuda[:index|all]; without cpu the cores only run what no\n"
+               "                       accelerator can [default: cpu]\n"
+               "  --schedule S         dynamic (greedy by capability weights) or static (owner\n"
+               "                       computes from the distribution) [default: dynamic]\n"
+               "  --distribution D     1d, 2d or weighted (capability-weighted cyclic)\n"
+               "                       [default: weighted under static, none under dynamic]\n"
                "  --json               one JSON object per line instead of a table\n"
                "  --trace FILE         write the task trace of the last timed hetla run (never the\n"
                "                       baseline): FILE.json is Chrome trace JSON (Perfetto,\n"
@@ -75,6 +84,10 @@ struct BenchArgs {
   BenchConfig base;
   bool json = false;
   std::string trace;   // --trace FILE ("" = none)
+  std::string devices = "cpu";
+  Schedule schedule = Schedule::Dynamic;
+  Distribution distribution = Distribution::Default;
+  bool devices_given = false;
   unsigned given = 0;  // BenchOption bits given on the command line
 };
 
@@ -155,6 +168,22 @@ bool parse(int argc, char** argv, int first, BenchArgs& a) {
       a.json = true;
     } else if (opt == "--trace") {
       a.trace = parse_trace_file(in.value(opt));
+    } else if (opt == "--devices") {
+      a.devices = std::string(in.value(opt));
+      a.devices_given = true;
+    } else if (opt == "--schedule") {
+      const std::string_view v = in.value(opt);
+      if (v == "dynamic") a.schedule = Schedule::Dynamic;
+      else if (v == "static") a.schedule = Schedule::Static;
+      else throw UsageError("--schedule: '" + std::string(v) + "' is not static or dynamic");
+      a.devices_given = true;
+    } else if (opt == "--distribution") {
+      const std::string_view v = in.value(opt);
+      if (v == "1d") a.distribution = Distribution::OneD;
+      else if (v == "2d") a.distribution = Distribution::TwoD;
+      else if (v == "weighted") a.distribution = Distribution::Weighted;
+      else throw UsageError("--distribution: '" + std::string(v) + "' is not 1d, 2d or weighted");
+      a.devices_given = true;
     } else if (opt.size() > 1 && opt[0] == '-') {
       throw UsageError("unknown option '" + std::string(opt) + "' (see hetla bench --help)");
     } else if (a.routine.empty()) {
@@ -245,6 +274,8 @@ int cmd_bench(int argc, char** argv, int first) {
   for (std::size_t k = 0; k < std::size(bits); ++k)
     if ((a.given & bits[k]) && !(spec->options & bits[k]))
       throw UsageError(std::string("option ") + names[k] + " does not apply to " + spec->name);
+  if (a.devices_given && !spec->library)
+    throw UsageError("options --devices/--schedule/--distribution do not apply to " + spec->name);
   if (!a.trace.empty() && !spec->library)
     throw UsageError("option --trace does not apply to " + spec->name + " (it runs no library call)");
   if (a.ns.empty()) a.ns.push_back(spec->default_n);
@@ -256,7 +287,14 @@ int cmd_bench(int argc, char** argv, int first) {
   if (spec->library) {
     hetla::Config cfg;
     cfg.num_threads = base.threads;
-    hetla::init(cfg);  // start the workers now, outside every timed region
+    cfg.devices = a.devices;
+    cfg.schedule = a.schedule;
+    cfg.distribution = a.distribution;
+    try {
+      hetla::init(cfg);  // start the workers and open the devices now, outside every timed region
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--devices: ") + e.what());
+    }
     base.threads = hetla::num_threads();
   }
 
@@ -285,6 +323,7 @@ int cmd_bench(int argc, char** argv, int first) {
         if (capture && capture->captured()) {
           const trace::Summary sum = trace::summarize(capture->events(), capture->num_workers(), capture->seconds());
           add_trace_summary(rec, sum);
+          add_device_summary(rec, *capture);
           if (!a.trace.empty()) {
             const std::string path = trace_path(a.trace, several, p, n);
             try {

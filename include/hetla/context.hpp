@@ -10,6 +10,17 @@ namespace hetla {
 /// distribution (seed 004), or greedy by capability weights (seed 000).
 enum class Schedule { Dynamic, Static };
 
+/// Which device owns which tile when tasks are placed by owner-computes
+/// (Schedule::Static); with Schedule::Dynamic the greedy placement decides
+/// unless a distribution is asked for explicitly.
+enum class Distribution {
+  Default,   // the context's choice: Weighted under Schedule::Static, none under Dynamic
+  OneD,      // 1-D block-column cyclic over the computing devices
+  TwoD,      // 2-D block cyclic over a P x Q grid of the computing devices
+  Weighted,  // capability-weighted column cyclic (HGDD, seed 000): weights 10:8:5
+             // give 10, 8 and 5 tile columns per round
+};
+
 struct Config {
   int num_threads = 0;      // host workers incl. the calling thread; 0 = cores minus one per accelerator
   bool pin_threads = true;  // bind worker threads to cores (hwloc)
@@ -18,6 +29,7 @@ struct Config {
   /// Without `cpu` the host cores only run tasks no accelerator can run.
   std::string devices = "cpu";
   Schedule schedule = Schedule::Dynamic;
+  Distribution distribution = Distribution::Default;  // per-call Options override it
 };
 
 /// (Re)creates the library context; waits for and replaces any existing one.

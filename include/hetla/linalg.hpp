@@ -5,25 +5,16 @@
 #pragma once
 #include <cstdint>
 
+#include "hetla/context.hpp"
 #include "hetla/matrix.hpp"
 #include "hetla/types.hpp"
 
 namespace hetla {
 
-/// Which device owns which tile when tasks are placed by owner-computes
-/// (Schedule::Static); with Schedule::Dynamic the greedy placement decides.
-enum class Distribution {
-  Default,   // Weighted under Schedule::Static, none under Schedule::Dynamic
-  OneD,      // 1-D block-column cyclic over the computing devices
-  TwoD,      // 2-D block cyclic over a P x Q grid of the computing devices
-  Weighted,  // capability-weighted column cyclic (HGDD, seed 000): weights 10:8:5
-             // give 10, 8 and 5 tile columns per round
-};
-
 /// Per-call options.
 struct Options {
   int64_t nb = 0;  // tile size (column-major overloads); 0 = chosen from the size and precision
-  Distribution distribution = Distribution::Default;
+  Distribution distribution = Distribution::Default;  // Default: the context's (Config)
 };
 
 /// Tile size used when Options::nb == 0.

@@ -6,6 +6,7 @@
 
 #include "hetla/linalg.hpp"
 #include "hetla/matrix.hpp"
+#include "runtime/context.hpp"
 #include "runtime/runtime.hpp"
 
 namespace hetla::detail {
@@ -31,6 +32,7 @@ TileOwners make_owners(const rt::Runtime& rt, Distribution dist);
 /// Sets the home device of each tile of A (no-op unless rt schedules
 /// statically or `dist` is given explicitly).
 template <typename T> void distribute(const rt::Runtime& rt, const Matrix<T>& A, Distribution dist) {
+  if (dist == Distribution::Default) dist = default_distribution();
   if (dist == Distribution::Default && rt.schedule() != rt::Schedule::Static) {
     for (int64_t j = 0; j < A.nt(); ++j)
       for (int64_t i = 0; i < A.mt(); ++i) A.handle(i, j)->home = -1;

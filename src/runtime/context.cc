@@ -45,6 +45,8 @@ rt::Runtime& runtime() {
   return *g_runtime;
 }
 
+Distribution default_distribution() { return g_config.distribution; }
+
 void init_runtime(rt::RuntimeConfig rc) {
   std::lock_guard<std::recursive_mutex> lk(call_mutex());
   g_runtime.reset();

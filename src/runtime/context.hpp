@@ -12,6 +12,8 @@ namespace hetla::detail {
 
 std::recursive_mutex& call_mutex();
 rt::Runtime& runtime();  // requires call_mutex() held
+/// The context's distribution (Config::distribution).
+Distribution default_distribution();
 /// Replaces the library runtime with one built from `rc` (tests, tools).
 void init_runtime(rt::RuntimeConfig rc);
 

@@ -331,7 +331,7 @@ void Runtime::fetch_to_host(Handle* h, int worker) {
     trace::Recorder* rec = tracer_;
     double t0 = rec ? rec->now() : 0;
     devices_[static_cast<std::size_t>(d)]->copy_out(h->host_data, h->ld, r.ptr, h->rows, h->cols, h->elem_size);
-    if (rec) rec->record(worker, "copy_out", t0, rec->now());
+    if (rec) rec->record(worker, "copy_out", t0, rec->now(), trace::Kind::Transfer, h->bytes);
     dstate_[static_cast<std::size_t>(d)]->bytes_out += h->bytes;
     r.state = ReplicaState::Shared;
     break;
@@ -369,7 +369,7 @@ void* Runtime::allocate_on(int d, std::size_t bytes, int worker) {
         r.state = ReplicaState::Invalid;
         evicted = true;
         dstate_[static_cast<std::size_t>(d)]->evictions++;
-        if (rec) rec->record(worker, "evict", t0, rec->now());
+        if (rec) rec->record(worker, "evict", t0, rec->now(), trace::Kind::Transfer, h->bytes);
       }
       h->lock.unlock();
       if (evicted) p = dv.allocate(bytes);
@@ -427,7 +427,7 @@ void Runtime::prepare_data(Task* t, int d, int worker, void** ptrs, int64_t* lds
       trace::Recorder* rec = tracer_;
       double t0 = rec ? rec->now() : 0;
       devices_[static_cast<std::size_t>(d)]->copy_in(r.ptr, h->host_data, h->ld, h->rows, h->cols, h->elem_size);
-      if (rec) rec->record(worker, "copy_in", t0, rec->now());
+      if (rec) rec->record(worker, "copy_in", t0, rec->now(), trace::Kind::Transfer, h->bytes);
       dstate_[static_cast<std::size_t>(d)]->bytes_in += h->bytes;
       r.state = ReplicaState::Shared;
     }

@@ -35,6 +35,7 @@ void TraceCapture::begin() {
     }
   }
   rec_->restart();
+  runtime.reset_stats();
   runtime.set_trace(rec_.get());
   recording_ = true;
 }
@@ -46,6 +47,14 @@ void TraceCapture::end(double seconds) noexcept {
   recording_ = false;
   if (seconds < 0) return;  // the run failed: keep the previous run, if any
   try {
+    rt::Runtime& runtime = detail::runtime();
+    auto st = runtime.stats();
+    devices_.clear();
+    for (int d = 0; d < runtime.num_devices(); ++d) {
+      int workers = 0;
+      for (int w = 0; w < runtime.num_workers(); ++w) workers += runtime.device_of_worker(w) == d;
+      devices_.push_back({runtime.device(d).name(), workers, st[static_cast<std::size_t>(d)]});
+    }
     events_ = rec_->events();
     num_workers_ = rec_->num_workers();
     seconds_ = seconds;
@@ -79,6 +88,26 @@ void add_trace_summary(Record& rec, const trace::Summary& s) {
       .add("imbalance", s.imbalance, "imbal", 5, 2)
       .add("workers", RawJson{workers + "]"}, "-")
       .add("kernels", RawJson{kernels + "]"}, "-");
+}
+
+void add_device_summary(Record& rec, const TraceCapture& cap) {
+  const auto& devs = cap.devices();
+  if (devs.empty()) return;
+  double total_flops = 0;
+  for (const auto& d : devs) total_flops += d.stats.flops;
+  std::string list = "[";
+  for (std::size_t k = 0; k < devs.size(); ++k) {
+    const auto& d = devs[k];
+    const double busy = cap.seconds() > 0 && d.workers > 0 ? d.stats.busy_seconds / (d.workers * cap.seconds()) : 0;
+    if (k) list += ',';
+    list += "{\"device\":" + json_escape(d.name) + ",\"workers\":" + std::to_string(d.workers) +
+            ",\"tasks\":" + std::to_string(d.stats.tasks) +
+            ",\"flops_share_pct\":" + json_value(total_flops > 0 ? 100 * d.stats.flops / total_flops : 0.0) +
+            ",\"busy_pct\":" + json_value(100 * busy) + ",\"bytes_in\":" + std::to_string(d.stats.bytes_in) +
+            ",\"bytes_out\":" + std::to_string(d.stats.bytes_out) +
+            ",\"evictions\":" + std::to_string(d.stats.evictions) + "}";
+  }
+  rec.add("devices", RawJson{list + "]"}, "-");
 }
 
 Record make_record(const BenchConfig& c, const LinalgResult& r) {

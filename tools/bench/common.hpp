@@ -17,6 +17,7 @@
 #include "checks.hpp"
 #include "hetla/linalg.hpp"
 #include "matgen.hpp"
+#include "runtime/runtime.hpp"
 #include "trace/trace.hpp"
 #include "util/blas_threads.hpp"
 
@@ -60,6 +61,13 @@ class TraceCapture {
   /// Trace row names: "worker W", "(caller)" for worker 0, and the worker's
   /// device in brackets when the runtime has more than one device.
   const std::vector<std::string>& row_names() const { return row_names_; }
+  /// Per-device counters of the recorded run (tasks, flops, busy, bytes moved).
+  struct DeviceRun {
+    std::string name;
+    int workers = 0;
+    rt::DeviceStats stats;
+  };
+  const std::vector<DeviceRun>& devices() const { return devices_; }
 
   /// Pauses the active capture for its lifetime.
   class Pause {
@@ -77,6 +85,7 @@ class TraceCapture {
   std::unique_ptr<trace::Recorder> rec_;
   std::vector<trace::Event> events_;
   std::vector<std::string> row_names_;
+  std::vector<DeviceRun> devices_;
   int num_workers_ = 0;
   double seconds_ = 0;
   bool captured_ = false;
@@ -149,6 +158,8 @@ Record make_record(const BenchConfig& c, const LinalgResult& r);
 /// Appends the trace summary of the recorded run to `rec`: busy_pct (mean
 /// over workers), imbalance (max / mean busy time), workers (per worker: id,
 /// tasks, busy_pct) and kernels (per label: count, seconds, share_pct).
+/// Adds `devices`: per device tasks, share of flops, busy %, bytes in/out, evictions.
+void add_device_summary(Record& rec, const TraceCapture& cap);
 void add_trace_summary(Record& rec, const trace::Summary& s);
 
 }  // namespace hetla::cli
