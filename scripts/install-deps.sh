@@ -7,6 +7,8 @@ packages=(
   build-essential cmake pkg-config git
   libopenblas-pthread-dev liblapacke-dev   # host BLAS/LAPACK (pthread OpenBLAS) + LAPACKE
   libhwloc-dev                             # topology and thread pinning
+  ocl-icd-opencl-dev opencl-headers libclblast-dev   # OpenCL backend (CLBlast)
+  pocl-opencl-icd                          # an OpenCL device on any CPU (tests, demos)
   libgtest-dev                             # test suite
 )
 

@@ -25,7 +25,7 @@ struct Config {
   int num_threads = 0;      // host workers incl. the calling thread; 0 = cores minus one per accelerator
   bool pin_threads = true;  // bind worker threads to cores (hwloc)
   /// Devices, comma separated: `cpu[:cores]`, `emu[:speed=F][:mem=SIZE][:bw=GB/s][:lat=US]`
-  /// (one item per emulated accelerator), `opencl[:index]`, `cuda[:index|all]`.
+  /// (one item per emulated accelerator), `opencl[:index|all][:mem=SIZE]`, `cuda[:index|all]`.
   /// Without `cpu` the host cores only run tasks no accelerator can run.
   std::string devices = "cpu";
   Schedule schedule = Schedule::Dynamic;

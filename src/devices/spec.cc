@@ -98,8 +98,8 @@ DeviceSet parse_devices(const std::string& spec) {
       }
       set.accelerators.push_back(std::make_shared<EmulatedDevice>("emu" + std::to_string(emu_count++), cfg));
     } else if (kind == "opencl" || kind == "cuda") {
-      if (parts.size() > 2) throw std::invalid_argument("device '" + item + "': expected " + kind + "[:index]");
-      std::string which = parts.size() == 2 ? parts[1] : "0";
+      if (kind == "cuda" && parts.size() > 2) throw std::invalid_argument("device '" + item + "': expected cuda[:index|all]");
+      std::string which = parts.size() >= 2 ? item.substr(kind.size() + 1) : "0";  // opencl also takes :mem=SIZE
 #ifdef HETLA_HAVE_OPENCL
       if (kind == "opencl") {
         for (auto& d : make_opencl_devices(which)) set.accelerators.push_back(d);

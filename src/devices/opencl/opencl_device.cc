@@ -1,0 +1,600 @@
+// OpenCL device: context, command queues, cl_mem tiles and CLBlast kernels.
+#include "devices/opencl/opencl_device.hpp"
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+#include <clblast.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cstdint>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <type_traits>
+
+#include "devices/host/host_device.hpp"
+
+namespace hetla::dev {
+
+namespace {
+
+const char* cl_error_name(cl_int e) {
+  switch (e) {
+    case CL_SUCCESS: return "CL_SUCCESS";
+    case CL_DEVICE_NOT_FOUND: return "CL_DEVICE_NOT_FOUND";
+    case CL_DEVICE_NOT_AVAILABLE: return "CL_DEVICE_NOT_AVAILABLE";
+    case CL_COMPILER_NOT_AVAILABLE: return "CL_COMPILER_NOT_AVAILABLE";
+    case CL_MEM_OBJECT_ALLOCATION_FAILURE: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
+    case CL_OUT_OF_RESOURCES: return "CL_OUT_OF_RESOURCES";
+    case CL_OUT_OF_HOST_MEMORY: return "CL_OUT_OF_HOST_MEMORY";
+    case CL_BUILD_PROGRAM_FAILURE: return "CL_BUILD_PROGRAM_FAILURE";
+    case CL_INVALID_VALUE: return "CL_INVALID_VALUE";
+    case CL_INVALID_PLATFORM: return "CL_INVALID_PLATFORM";
+    case CL_INVALID_DEVICE: return "CL_INVALID_DEVICE";
+    case CL_INVALID_CONTEXT: return "CL_INVALID_CONTEXT";
+    case CL_INVALID_COMMAND_QUEUE: return "CL_INVALID_COMMAND_QUEUE";
+    case CL_INVALID_MEM_OBJECT: return "CL_INVALID_MEM_OBJECT";
+    case CL_INVALID_OPERATION: return "CL_INVALID_OPERATION";
+    case CL_INVALID_BUFFER_SIZE: return "CL_INVALID_BUFFER_SIZE";
+    case CL_MISALIGNED_SUB_BUFFER_OFFSET: return "CL_MISALIGNED_SUB_BUFFER_OFFSET";
+    case CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST: return "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST";
+    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
+    default: return "unknown OpenCL error";
+  }
+}
+
+const char* status_name(clblast::StatusCode s) {
+  using S = clblast::StatusCode;
+  switch (s) {
+    case S::kSuccess: return "success";
+    case S::kOpenCLCompilerNotAvailable: return "OpenCL compiler not available";
+    case S::kTempBufferAllocFailure: return "temporary buffer allocation failed";
+    case S::kOpenCLOutOfResources: return "out of resources";
+    case S::kOpenCLOutOfHostMemory: return "out of host memory";
+    case S::kOpenCLBuildProgramFailure: return "kernel compilation failed";
+    case S::kInvalidValue: return "invalid value";
+    case S::kInvalidCommandQueue: return "invalid command queue";
+    case S::kInvalidMemObject: return "invalid memory object";
+    case S::kInvalidBinary: return "invalid binary";
+    case S::kInvalidBuildOptions: return "invalid build options";
+    case S::kInvalidProgram: return "invalid program";
+    case S::kInvalidProgramExecutable: return "invalid program executable";
+    case S::kInvalidKernelName: return "invalid kernel name";
+    case S::kInvalidKernelDefinition: return "invalid kernel definition";
+    case S::kInvalidKernel: return "invalid kernel";
+    case S::kInvalidArgIndex: return "invalid argument index";
+    case S::kInvalidArgValue: return "invalid argument value";
+    case S::kInvalidArgSize: return "invalid argument size";
+    case S::kInvalidKernelArgs: return "invalid kernel arguments";
+    case S::kInvalidLocalNumDimensions: return "invalid work dimension";
+    case S::kInvalidLocalThreadsTotal: return "invalid work-group size";
+    case S::kInvalidLocalThreadsDim: return "invalid work-item size";
+    case S::kInvalidGlobalOffset: return "invalid global offset";
+    case S::kInvalidEventWaitList: return "invalid event wait list";
+    case S::kInvalidEvent: return "invalid event";
+    case S::kInvalidOperation: return "invalid operation";
+    case S::kInvalidBufferSize: return "invalid buffer size";
+    case S::kInvalidGlobalWorkSize: return "invalid global work size";
+    case S::kNotImplemented: return "not implemented";
+    case S::kInvalidMatrixA: return "matrix A is not a valid buffer";
+    case S::kInvalidMatrixB: return "matrix B is not a valid buffer";
+    case S::kInvalidMatrixC: return "matrix C is not a valid buffer";
+    case S::kInvalidVectorX: return "vector x is not a valid buffer";
+    case S::kInvalidVectorY: return "vector y is not a valid buffer";
+    case S::kInvalidDimension: return "invalid dimension";
+    case S::kInvalidLeadDimA: return "leading dimension of A too small";
+    case S::kInvalidLeadDimB: return "leading dimension of B too small";
+    case S::kInvalidLeadDimC: return "leading dimension of C too small";
+    case S::kInvalidIncrementX: return "zero increment of x";
+    case S::kInvalidIncrementY: return "zero increment of y";
+    case S::kInsufficientMemoryA: return "buffer of A too small";
+    case S::kInsufficientMemoryB: return "buffer of B too small";
+    case S::kInsufficientMemoryC: return "buffer of C too small";
+    case S::kInsufficientMemoryX: return "buffer of x too small";
+    case S::kInsufficientMemoryY: return "buffer of y too small";
+    case S::kInsufficientMemoryTemp: return "temporary buffer too small";
+    case S::kInvalidBatchCount: return "invalid batch count";
+    case S::kInvalidOverrideKernel: return "invalid override kernel";
+    case S::kMissingOverrideParameter: return "missing override parameter";
+    case S::kInvalidLocalMemUsage: return "not enough local memory on the device";
+    case S::kNoHalfPrecision: return "no half precision on the device";
+    case S::kNoDoublePrecision: return "no double precision on the device";
+    case S::kInvalidVectorScalar: return "invalid unit-sized vector";
+    case S::kInsufficientMemoryScalar: return "unit-sized vector buffer too small";
+    case S::kDatabaseError: return "device not in the CLBlast database";
+    case S::kUnknownError: return "unknown error";
+    case S::kUnexpectedError: return "unexpected error";
+  }
+  return "unrecognised status";
+}
+
+std::string trimmed(std::string s) {
+  while (!s.empty() && (s.back() == '\0' || std::isspace(static_cast<unsigned char>(s.back())))) s.pop_back();
+  return s;
+}
+
+std::string device_string(cl_device_id d, cl_device_info what) {
+  std::size_t n = 0;
+  if (clGetDeviceInfo(d, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
+  std::string s(n, '\0');
+  if (clGetDeviceInfo(d, what, n, s.data(), nullptr) != CL_SUCCESS) return {};
+  return trimmed(std::move(s));
+}
+
+std::string platform_string(cl_platform_id p, cl_platform_info what) {
+  std::size_t n = 0;
+  if (clGetPlatformInfo(p, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
+  std::string s(n, '\0');
+  if (clGetPlatformInfo(p, what, n, s.data(), nullptr) != CL_SUCCESS) return {};
+  return trimmed(std::move(s));
+}
+
+template <typename V> V device_value(cl_device_id d, cl_device_info what, V fallback) {
+  V v{};
+  return clGetDeviceInfo(d, what, sizeof v, &v, nullptr) == CL_SUCCESS ? v : fallback;
+}
+
+bool device_has_fp64(cl_device_id d) {
+  const std::string ext = device_string(d, CL_DEVICE_EXTENSIONS);
+  if (ext.find("cl_khr_fp64") != std::string::npos || ext.find("cl_amd_fp64") != std::string::npos) return true;
+  return device_value<cl_device_fp_config>(d, CL_DEVICE_DOUBLE_FP_CONFIG, 0) != 0;
+}
+
+struct Found {
+  cl_platform_id platform;
+  cl_device_id device;
+};
+
+/// Every device of every platform, in platform order (the device-list index).
+/// When the list is empty, `problem` says why.
+std::vector<Found> enumerate_devices(std::string& problem) {
+  std::vector<Found> out;
+  cl_uint np = 0;
+  cl_int err = clGetPlatformIDs(0, nullptr, &np);
+  if (err != CL_SUCCESS || np == 0) {
+    problem = err == CL_SUCCESS || err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */
+                  ? "no OpenCL platform found (is an OpenCL driver/ICD installed, e.g. pocl-opencl-icd?)"
+                  : std::string("clGetPlatformIDs failed: ") + cl_error_name(err) + " (" + std::to_string(err) + ")";
+    return out;
+  }
+  std::vector<cl_platform_id> platforms(np);
+  if ((err = clGetPlatformIDs(np, platforms.data(), nullptr)) != CL_SUCCESS) {
+    problem = std::string("clGetPlatformIDs failed: ") + cl_error_name(err) + " (" + std::to_string(err) + ")";
+    return out;
+  }
+  for (cl_platform_id p : platforms) {
+    cl_uint nd = 0;
+    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &nd) != CL_SUCCESS || nd == 0) continue;
+    std::vector<cl_device_id> devices(nd);
+    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, nd, devices.data(), nullptr) != CL_SUCCESS) continue;
+    for (cl_device_id d : devices) out.push_back({p, d});
+  }
+  if (out.empty()) problem = "no OpenCL device found on " + std::to_string(np) + " OpenCL platform(s)";
+  return out;
+}
+
+// CLBlast caches compiled programs per context; the cached programs keep
+// their context alive. The cache is cleared when the last device closes, so
+// closing every device releases every context.
+struct LiveDevices {
+  std::mutex mutex;
+  int count = 0;
+};
+LiveDevices& live_devices() {
+  static auto* live = new LiveDevices;  // never destroyed: devices may close during static destruction
+  return *live;
+}
+
+std::atomic<uint64_t> g_device_serials{1};
+
+// The command queue a worker thread was attached to (attach_worker).
+struct AttachedQueue {
+  uint64_t device_serial = 0;
+  std::size_t queue = 0;
+};
+thread_local AttachedQueue t_attached;
+
+struct ContextRelease {
+  void operator()(cl_context c) const { clReleaseContext(c); }
+};
+struct QueueRelease {
+  void operator()(cl_command_queue q) const {
+    clFinish(q);
+    clReleaseCommandQueue(q);
+  }
+};
+using ContextPtr = std::unique_ptr<std::remove_pointer_t<cl_context>, ContextRelease>;
+using QueuePtr = std::unique_ptr<std::remove_pointer_t<cl_command_queue>, QueueRelease>;
+
+cl_mem buffer(const void* p) { return static_cast<cl_mem>(const_cast<void*>(p)); }
+
+template <typename T> clblast::Transpose cl_trans(Op op) {
+  if (op == Op::NoTrans) return clblast::Transpose::kNo;
+  return op == Op::ConjTrans && is_complex_v<T> ? clblast::Transpose::kConjugate : clblast::Transpose::kYes;
+}
+clblast::Side cl_side(Side s) { return s == Side::Left ? clblast::Side::kLeft : clblast::Side::kRight; }
+clblast::Diagonal cl_diag(Diag d) { return d == Diag::Unit ? clblast::Diagonal::kUnit : clblast::Diagonal::kNonUnit; }
+
+class OpenCLDevice final : public Device {
+ public:
+  OpenCLDevice(int index, cl_platform_id platform, cl_device_id device, std::size_t memory_limit, int workers);
+  ~OpenCLDevice() override;
+
+  int num_workers() const override { return static_cast<int>(worker_queues_.size()); }
+  void attach_worker(int local_index) override;
+  bool has_kernel(KernelId k) const override {
+    return k == KernelId::Gemm || k == KernelId::Herk || k == KernelId::Trsm;
+  }
+  double nominal_speed() const override { return speed_; }
+  double bandwidth_hint() const override { return bandwidth_; }
+
+  void* allocate(std::size_t bytes) override;
+  void deallocate(void* p, std::size_t bytes) override;
+  void copy_in(void* dev, const void* host, int64_t host_ld, int64_t rows, int64_t cols, std::size_t elem) override;
+  void copy_out(void* host, int64_t host_ld, const void* dev, int64_t rows, int64_t cols, std::size_t elem) override;
+  std::size_t memory_capacity() const override { return capacity_; }
+  std::size_t memory_used() const override { return used_.load(); }
+
+  HETLA_DEVICE_KERNEL_OVERRIDES
+
+ private:
+  struct Queue {
+    std::mutex mutex;  // a queue is used by one thread at a time
+    QueuePtr queue;
+    cl_mem gemm_temp = nullptr;  // scratch for CLBlast's indirect gemm, kept between calls
+    std::size_t gemm_temp_bytes = 0;
+    Queue() = default;
+    Queue(const Queue&) = delete;
+    Queue& operator=(const Queue&) = delete;
+    ~Queue() {
+      if (queue) clFinish(queue.get());
+      if (gemm_temp) clReleaseMemObject(gemm_temp);
+    }
+  };
+
+  std::string who() const { return name() + " (" + device_name_ + ")"; }
+  [[noreturn]] void fail_cl(const std::string& what, cl_int err) const {
+    throw std::runtime_error(who() + ": " + what + " failed: " + cl_error_name(err) + " (" + std::to_string(err) + ")");
+  }
+  /// The calling thread's queue: its own if it is one of this device's
+  /// workers, otherwise the queue shared by all other threads.
+  Queue& caller_queue() {
+    if (t_attached.device_serial == serial_) return *worker_queues_[t_attached.queue];
+    return shared_queue_;
+  }
+  /// rows x cols elements between a device buffer (leading dimension dev_ld)
+  /// and host memory (host_ld); blocking.
+  void transfer(bool to_device, cl_mem buf, int64_t dev_ld, void* host, int64_t host_ld, int64_t rows, int64_t cols,
+                std::size_t elem);
+  /// Runs one CLBlast call on the caller's queue and waits for it.
+  template <typename F> void run(const char* routine, F&& call) {
+    Queue& q = caller_queue();
+    std::lock_guard<std::mutex> lk(q.mutex);
+    cl_command_queue cq = q.queue.get();
+    const clblast::StatusCode s = call(&cq, q);
+    const cl_int fin = clFinish(cq);  // also after a failure: nothing may still use the buffers
+    if (s != clblast::StatusCode::kSuccess)
+      throw std::runtime_error(who() + ": CLBlast " + routine + " failed: code " + std::to_string(static_cast<int>(s)) +
+                               " (" + status_name(s) + ")");
+    if (fin != CL_SUCCESS) fail_cl(std::string("clFinish after CLBlast ") + routine, fin);
+  }
+  template <typename T> void require(const char* routine) const {
+    if constexpr (std::is_same_v<real_t<T>, double>)
+      if (!fp64_)
+        throw std::runtime_error(who() + ": " + precision_letter<T>() + routine +
+                                 " needs double precision (cl_khr_fp64), which this device does not support");
+  }
+  void require_dims(const char* routine, std::initializer_list<int64_t> dims) const {
+    for (int64_t d : dims)
+      if (d < 0) throw std::invalid_argument(who() + ": " + routine + ": negative dimension " + std::to_string(d));
+  }
+  /// C(rows x cols, ldc) = beta C on the host (BLAS quick paths that never
+  /// read A or B): the General matrix, or the `uplo` triangle of a Hermitian
+  /// one whose diagonal becomes real (as BLAS herk leaves it).
+  template <typename T> void scale_on_host(T* C, int64_t n_rows, int64_t n_cols, int64_t ldc, T beta, Uplo part) {
+    std::vector<T> h(static_cast<std::size_t>(n_rows * n_cols));
+    transfer(false, buffer(C), ldc, h.data(), n_rows, n_rows, n_cols, sizeof(T));
+    for (int64_t j = 0; j < n_cols; ++j) {
+      const int64_t i0 = part == Uplo::Lower ? j : 0;
+      const int64_t i1 = part == Uplo::Upper ? std::min(j + 1, n_rows) : n_rows;
+      for (int64_t i = i0; i < i1; ++i) {
+        T& c = h[static_cast<std::size_t>(i + j * n_rows)];
+        c = beta == T(0) ? T(0) : beta * c;
+        if (part != Uplo::General && i == j) c = T(std::real(c));
+      }
+    }
+    transfer(true, buffer(C), ldc, h.data(), n_rows, n_rows, n_cols, sizeof(T));
+  }
+
+  template <typename T>
+  void gemm_t(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, const T* A, int64_t lda, const T* B,
+              int64_t ldb, T beta, T* C, int64_t ldc) {
+    require<T>("gemm");
+    require_dims("gemm", {m, n, k});
+    if (m == 0 || n == 0 || ((k == 0 || alpha == T(0)) && beta == T(1))) return;
+    if (k == 0 || alpha == T(0)) return scale_on_host(C, m, n, ldc, beta, Uplo::General);
+    const auto um = static_cast<std::size_t>(m), un = static_cast<std::size_t>(n), uk = static_cast<std::size_t>(k);
+    const auto ua = static_cast<std::size_t>(lda), ub = static_cast<std::size_t>(ldb), uc = static_cast<std::size_t>(ldc);
+    run("Gemm", [&](cl_command_queue* q, Queue& qs) {
+      // The indirect kernel pads/transposes into scratch memory; a scratch
+      // buffer kept per queue saves CLBlast an allocation per call.
+      std::size_t temp = 0;
+      auto s = clblast::GemmTempBufferSize<T>(clblast::Layout::kColMajor, cl_trans<T>(ta), cl_trans<T>(tb), um, un, uk,
+                                              0, ua, 0, ub, 0, uc, q, temp);
+      if (s != clblast::StatusCode::kSuccess) return s;
+      if (temp > qs.gemm_temp_bytes) {
+        if (qs.gemm_temp) clReleaseMemObject(qs.gemm_temp);
+        qs.gemm_temp = nullptr;
+        qs.gemm_temp_bytes = 0;
+        cl_int err = CL_SUCCESS;
+        cl_mem t = clCreateBuffer(context_.get(), CL_MEM_READ_WRITE, temp, nullptr, &err);
+        if (err != CL_SUCCESS || !t) return clblast::StatusCode::kTempBufferAllocFailure;
+        qs.gemm_temp = t;
+        qs.gemm_temp_bytes = temp;
+      }
+      return clblast::Gemm<T>(clblast::Layout::kColMajor, cl_trans<T>(ta), cl_trans<T>(tb), um, un, uk, alpha,
+                              buffer(A), 0, ua, buffer(B), 0, ub, beta, buffer(C), 0, uc, q, nullptr,
+                              temp > 0 ? qs.gemm_temp : nullptr);
+    });
+  }
+
+  template <typename T>
+  void herk_t(Uplo uplo, Op trans, int64_t n, int64_t k, real_t<T> alpha, const T* A, int64_t lda, real_t<T> beta,
+              T* C, int64_t ldc) {
+    require<T>("herk");
+    require_dims("herk", {n, k});
+    if (uplo == Uplo::General) throw std::invalid_argument(who() + ": herk: uplo must be Lower or Upper");
+    if (n == 0 || ((k == 0 || alpha == 0) && beta == 1)) return;
+    if (k == 0 || alpha == 0) return scale_on_host(C, n, n, ldc, T(beta), uplo);
+    const auto tri = uplo == Uplo::Lower ? clblast::Triangle::kLower : clblast::Triangle::kUpper;
+    const auto un = static_cast<std::size_t>(n), uk = static_cast<std::size_t>(k);
+    run(is_complex_v<T> ? "Herk" : "Syrk", [&](cl_command_queue* q, Queue&) {
+      if constexpr (is_complex_v<T>) {
+        const auto t = trans == Op::NoTrans ? clblast::Transpose::kNo : clblast::Transpose::kConjugate;
+        return clblast::Herk<real_t<T>>(clblast::Layout::kColMajor, tri, t, un, uk, alpha, buffer(A), 0,
+                                        static_cast<std::size_t>(lda), beta, buffer(C), 0,
+                                        static_cast<std::size_t>(ldc), q);
+      } else {
+        const auto t = trans == Op::NoTrans ? clblast::Transpose::kNo : clblast::Transpose::kYes;
+        return clblast::Syrk<T>(clblast::Layout::kColMajor, tri, t, un, uk, alpha, buffer(A), 0,
+                                static_cast<std::size_t>(lda), beta, buffer(C), 0, static_cast<std::size_t>(ldc), q);
+      }
+    });
+  }
+
+  template <typename T>
+  void trsm_t(Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64_t n, T alpha, const T* A, int64_t lda, T* B,
+              int64_t ldb) {
+    require<T>("trsm");
+    require_dims("trsm", {m, n});
+    if (uplo == Uplo::General) throw std::invalid_argument(who() + ": trsm: uplo must be Lower or Upper");
+    if (m == 0 || n == 0) return;
+    if (alpha == T(0)) return scale_on_host(B, m, n, ldb, T(0), Uplo::General);
+    const auto tri = uplo == Uplo::Lower ? clblast::Triangle::kLower : clblast::Triangle::kUpper;
+    run("Trsm", [&](cl_command_queue* q, Queue&) {
+      return clblast::Trsm<T>(clblast::Layout::kColMajor, cl_side(side), tri, cl_trans<T>(op), cl_diag(diag),
+                              static_cast<std::size_t>(m), static_cast<std::size_t>(n), alpha, buffer(A), 0,
+                              static_cast<std::size_t>(lda), buffer(B), 0, static_cast<std::size_t>(ldb), q);
+    });
+  }
+
+  /// CLBlast has no Cholesky: the tile goes through host memory and LAPACK.
+  /// (has_kernel(Potrf) is false, so the runtime never places potrf here;
+  /// this keeps a direct call correct.)
+  template <typename T> int64_t potrf_t(Uplo uplo, int64_t n, T* A, int64_t lda) {
+    require<T>("potrf");
+    require_dims("potrf", {n});
+    if (n == 0) return 0;
+    std::vector<T> h(static_cast<std::size_t>(n * n));
+    transfer(false, buffer(A), lda, h.data(), n, n, n, sizeof(T));
+    const int64_t info = HostKernelImpl::potrf<T>(uplo, n, h.data(), n);
+    transfer(true, buffer(A), lda, h.data(), n, n, n, sizeof(T));
+    return info;
+  }
+
+  const uint64_t serial_;
+  std::string device_name_;
+  bool fp64_ = false;
+  std::size_t capacity_ = 0;
+  std::size_t max_buffer_ = 0;
+  double speed_ = 1.0;
+  double bandwidth_ = 10e9;
+  std::atomic<std::size_t> used_{0};
+  ContextPtr context_;
+  std::vector<std::unique_ptr<Queue>> worker_queues_;
+  Queue shared_queue_;
+};
+
+OpenCLDevice::OpenCLDevice(int index, cl_platform_id platform, cl_device_id device, std::size_t memory_limit,
+                           int workers)
+    : Device(Kind::OpenCL, "opencl" + std::to_string(index)), serial_(g_device_serials.fetch_add(1)) {
+  device_name_ = device_string(device, CL_DEVICE_NAME);
+  if (device_name_.empty()) device_name_ = "unnamed device";
+  fp64_ = device_has_fp64(device);
+  const auto global = static_cast<std::size_t>(device_value<cl_ulong>(device, CL_DEVICE_GLOBAL_MEM_SIZE, 0));
+  max_buffer_ = static_cast<std::size_t>(device_value<cl_ulong>(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, 0));
+  capacity_ = memory_limit > 0 && (global == 0 || memory_limit < global) ? memory_limit : global;
+  if (capacity_ == 0) throw std::runtime_error(who() + ": the device reports no global memory");
+
+  // Relative to one host core, until calibration measures it. An OpenCL CPU
+  // device (e.g. POCL) shares the host's cores and runs CLBlast's untuned
+  // kernels far below the host BLAS (measured with POCL 3.1 on 2 cores:
+  // dgemm 1.6-7 GFLOP/s against 20-44 GFLOP/s for one OpenBLAS core), so
+  // 0.05 per compute unit; GPUs and other accelerators are assumed to be
+  // several cores' worth.
+  const auto type = device_value<cl_device_type>(device, CL_DEVICE_TYPE, CL_DEVICE_TYPE_DEFAULT);
+  const auto units = device_value<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS, 1);
+  const bool unified = device_value<cl_bool>(device, CL_DEVICE_HOST_UNIFIED_MEMORY, CL_FALSE) == CL_TRUE;
+  speed_ = (type & CL_DEVICE_TYPE_CPU) ? std::clamp(0.05 * units, 0.05, 1.0) : 8.0;
+  bandwidth_ = unified ? 20e9 : 10e9;
+
+  cl_int err = CL_SUCCESS;
+  const cl_context_properties props[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform), 0};
+  context_.reset(clCreateContext(props, 1, &device, nullptr, nullptr, &err));
+  if (err != CL_SUCCESS || !context_) fail_cl("clCreateContext", err);
+  auto make_queue = [&] {
+    cl_int e = CL_SUCCESS;
+    QueuePtr q(clCreateCommandQueue(context_.get(), device, 0, &e));
+    if (e != CL_SUCCESS || !q) fail_cl("clCreateCommandQueue", e);
+    return q;
+  };
+  for (int w = 0; w < std::max(1, workers); ++w) {
+    worker_queues_.push_back(std::make_unique<Queue>());
+    worker_queues_.back()->queue = make_queue();
+  }
+  shared_queue_.queue = make_queue();
+  std::lock_guard<std::mutex> lk(live_devices().mutex);
+  ++live_devices().count;
+}
+
+OpenCLDevice::~OpenCLDevice() {
+  worker_queues_.clear();  // each queue is finished, then released
+  shared_queue_.queue.reset();
+  context_.reset();
+  auto& live = live_devices();
+  std::lock_guard<std::mutex> lk(live.mutex);
+  if (--live.count == 0) clblast::ClearCache();
+}
+
+void OpenCLDevice::attach_worker(int local_index) {
+  if (local_index < 0 || local_index >= num_workers())
+    throw std::out_of_range(who() + ": no worker " + std::to_string(local_index));
+  t_attached = {serial_, static_cast<std::size_t>(local_index)};
+}
+
+void* OpenCLDevice::allocate(std::size_t bytes) {
+  if (max_buffer_ > 0 && bytes > max_buffer_)
+    throw std::runtime_error(who() + ": a tile of " + std::to_string(bytes) +
+                             " bytes exceeds the device's largest buffer (" + std::to_string(max_buffer_) +
+                             " bytes); use smaller tiles");
+  std::size_t used = used_.load();
+  do {
+    if (used + bytes > capacity_) return nullptr;
+  } while (!used_.compare_exchange_weak(used, used + bytes));
+  cl_int err = CL_SUCCESS;
+  cl_mem m = clCreateBuffer(context_.get(), CL_MEM_READ_WRITE, std::max<std::size_t>(bytes, 1), nullptr, &err);
+  if (err == CL_SUCCESS && m) return m;
+  used_ -= bytes;
+  if (err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY)
+    return nullptr;  // full after all: the runtime evicts and retries
+  fail_cl("clCreateBuffer(" + std::to_string(bytes) + " bytes)", err);
+}
+
+void OpenCLDevice::deallocate(void* p, std::size_t bytes) {
+  if (!p) return;
+  clReleaseMemObject(buffer(p));
+  used_ -= bytes;
+}
+
+void OpenCLDevice::transfer(bool to_device, cl_mem buf, int64_t dev_ld, void* host, int64_t host_ld, int64_t rows,
+                            int64_t cols, std::size_t elem) {
+  if (rows < 0 || cols < 0) throw std::invalid_argument(who() + ": copy: negative dimension");
+  if (rows == 0 || cols == 0) return;
+  if (host_ld < rows || dev_ld < rows)
+    throw std::invalid_argument(who() + ": copy: leading dimension smaller than the number of rows");
+  Queue& q = caller_queue();
+  std::lock_guard<std::mutex> lk(q.mutex);
+  cl_int err;
+  const auto ur = static_cast<std::size_t>(rows), uc = static_cast<std::size_t>(cols);
+  if (host_ld == rows && dev_ld == rows) {
+    err = to_device ? clEnqueueWriteBuffer(q.queue.get(), buf, CL_TRUE, 0, ur * uc * elem, host, 0, nullptr, nullptr)
+                    : clEnqueueReadBuffer(q.queue.get(), buf, CL_TRUE, 0, ur * uc * elem, host, 0, nullptr, nullptr);
+  } else {
+    const std::size_t origin[3] = {0, 0, 0};
+    const std::size_t region[3] = {ur * elem, uc, 1};
+    const std::size_t dev_pitch = static_cast<std::size_t>(dev_ld) * elem;
+    const std::size_t host_pitch = static_cast<std::size_t>(host_ld) * elem;
+    err = to_device ? clEnqueueWriteBufferRect(q.queue.get(), buf, CL_TRUE, origin, origin, region, dev_pitch, 0,
+                                               host_pitch, 0, host, 0, nullptr, nullptr)
+                    : clEnqueueReadBufferRect(q.queue.get(), buf, CL_TRUE, origin, origin, region, dev_pitch, 0,
+                                              host_pitch, 0, host, 0, nullptr, nullptr);
+  }
+  if (err != CL_SUCCESS) fail_cl(to_device ? "copy to device" : "copy from device", err);
+}
+
+void OpenCLDevice::copy_in(void* dev, const void* host, int64_t host_ld, int64_t rows, int64_t cols, std::size_t elem) {
+  transfer(true, buffer(dev), rows, const_cast<void*>(host), host_ld, rows, cols, elem);
+}
+
+void OpenCLDevice::copy_out(void* host, int64_t host_ld, const void* dev, int64_t rows, int64_t cols,
+                            std::size_t elem) {
+  transfer(false, buffer(dev), rows, host, host_ld, rows, cols, elem);
+}
+
+/// "0", "12" -> index; anything else -> -1.
+int parse_index(const std::string& s) {
+  if (s.empty() || s.size() > 6 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return -1;
+  return std::stoi(s);
+}
+
+}  // namespace
+
+std::vector<std::shared_ptr<Device>> make_opencl_devices(const std::string& which) {
+  const std::string item = "opencl:" + which;
+  std::string index = which;
+  std::size_t memory = 0;
+  if (auto colon = which.find(':'); colon != std::string::npos) {
+    index = which.substr(0, colon);
+    std::istringstream opts(which.substr(colon + 1));
+    std::string opt;
+    while (std::getline(opts, opt, ':')) {
+      if (opt.rfind("mem=", 0) != 0)
+        throw std::invalid_argument("device '" + item + "': unknown option '" + opt + "' (expected mem=SIZE)");
+      try {
+        memory = parse_size(opt.substr(4));
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("device '" + item + "': " + e.what());
+      }
+    }
+  }
+  const int idx = parse_index(index);
+  if (idx < 0 && index != "all")
+    throw std::invalid_argument("device '" + item + "': expected opencl[:INDEX|all][:mem=SIZE], got '" + index + "'");
+
+  std::string problem;
+  const std::vector<Found> found = enumerate_devices(problem);
+  if (found.empty()) throw std::invalid_argument("device '" + item + "': " + problem);
+  std::vector<std::shared_ptr<Device>> out;
+  if (index == "all") {
+    for (std::size_t i = 0; i < found.size(); ++i)
+      out.push_back(std::make_shared<OpenCLDevice>(static_cast<int>(i), found[i].platform, found[i].device, memory, 1));
+    return out;
+  }
+  if (static_cast<std::size_t>(idx) >= found.size()) {
+    std::string list;
+    for (std::size_t i = 0; i < found.size(); ++i)
+      list += (i ? ", " : "") + std::to_string(i) + " = " + device_string(found[i].device, CL_DEVICE_NAME);
+    throw std::invalid_argument("device '" + item + "': no OpenCL device " + index + " (" +
+                                std::to_string(found.size()) + " found: " + list + ")");
+  }
+  const Found& f = found[static_cast<std::size_t>(idx)];
+  out.push_back(std::make_shared<OpenCLDevice>(idx, f.platform, f.device, memory, 1));
+  return out;
+}
+
+std::vector<DeviceInfo> probe_opencl_devices() {
+  std::vector<DeviceInfo> out;
+  std::string problem;
+  const std::vector<Found> found = enumerate_devices(problem);
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    const cl_device_id d = found[i].device;
+    DeviceInfo info;
+    info.kind = "opencl";
+    info.index = static_cast<int>(i);
+    info.name = device_string(d, CL_DEVICE_NAME);
+    info.memory = static_cast<std::size_t>(device_value<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_SIZE, 0));
+    info.detail = platform_string(found[i].platform, CL_PLATFORM_NAME) + ", " + device_string(d, CL_DEVICE_VERSION) +
+                  ", driver " + device_string(d, CL_DRIVER_VERSION) + ", " +
+                  std::to_string(device_value<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS, 0)) + " compute units" +
+                  (device_has_fp64(d) ? ", fp64" : ", no fp64");
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+}  // namespace hetla::dev
