@@ -67,6 +67,7 @@ void init(const Config& cfg) {
 void finalize() {
   std::lock_guard<std::recursive_mutex> lk(detail::call_mutex());
   detail::g_runtime.reset();
+  detail::g_config = Config{};  // the next call starts a default context
 }
 
 int num_threads() {
