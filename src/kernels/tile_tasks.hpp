@@ -41,6 +41,7 @@ struct Opts {
   int priority = 0;
   int64_t step = 0;          // algorithm step the task belongs to
   Status* status = nullptr;  // optional: skip once the algorithm stopped
+  bool panel = false;        // part of the panel factorization (critical path)
   bool skipped() const { return status && status->skips(step); }
 };
 
@@ -84,7 +85,7 @@ void trsm(rt::Runtime& rt, Side side, Uplo uplo, Op op, Diag diag, T alpha, Ref<
         c.kernels<T>().trsm(side, uplo, op, diag, m, n, alpha, c.ptr<T>(0), c.ld(0), c.ptr<T>(1), c.ld(1));
       },
       {rt::R(A.h), rt::RW(B.h)},
-      {o.priority, "trsm", rt::kNoFlags, dev::KernelId::Trsm,
+      {o.priority, "trsm", o.panel ? rt::kPanel : rt::kNoFlags, dev::KernelId::Trsm,
        flop_scale<T>() * m * n * static_cast<double>(side == Side::Left ? m : n)});
 }
 

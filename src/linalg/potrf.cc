@@ -28,7 +28,7 @@ template <typename T> int64_t potrf(Uplo uplo, Matrix<T>& A, const Options& opti
   const real_t<T> one = 1;
   tile::Status status;
   auto a = [&](int64_t i, int64_t j) { return tile::ref(A, i, j); };
-  auto opts = [&](int64_t k, int64_t col, bool panel) { return tile::Opts{prio(nt, col, panel), k, &status}; };
+  auto opts = [&](int64_t k, int64_t col, bool panel) { return tile::Opts{prio(nt, col, panel), k, &status, panel}; };
 
   if (uplo == Uplo::Lower) {
     for (int64_t k = 0; k < nt; ++k) {

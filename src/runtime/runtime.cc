@@ -249,7 +249,9 @@ int Runtime::place(Task* t) {
           home = a.handle->home;
           break;
         }
-    if (home >= 0 && home < num_devices() && capable(home)) {
+    if (cfg_.schedule == Schedule::Static && (t->flags & kPanel) && capable(0)) {
+      best = 0;
+    } else if (home >= 0 && home < num_devices() && capable(home)) {
       best = home;
     } else {
       // Greedy weighted assignment (seed 000 §5.2): the device that would

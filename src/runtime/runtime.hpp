@@ -33,6 +33,7 @@ enum TaskFlags : uint32_t {
   kNoFlags = 0,
   kMemoryBound = 1u << 0,  // BLAS2-like / latency-bound: keep on CPU cores
   kHostOnly = 1u << 1,     // must run on the host
+  kPanel = 1u << 2,        // on the critical path: owner-computes keeps it on the CPU cores (seed 000 Alg. 5)
 };
 
 struct Task;
