@@ -99,7 +99,7 @@ TEST(CudaBackend, BadIndexSpelling) {
     SCOPED_TRACE(which);
     expect_invalid_argument([&] { dev::make_cuda_devices(which); }, "is not an index (0, 1, ...) or 'all'");
   }
-  expect_invalid_argument([] { dev::parse_devices("cuda:0:1"); }, "expected cuda[:index]");
+  expect_invalid_argument([] { dev::parse_devices("cuda:0:1"); }, "expected cuda[:index|all]");
   expect_invalid_argument([] { dev::CudaDevice d(0, dev::CudaConfig{.workers = 0}); }, "workers must be in");
 }
 
