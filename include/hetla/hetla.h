@@ -46,8 +46,65 @@ int hetla_cposv(char uplo, int n, int nrhs, hetla_complex_float* A, int lda, het
 int hetla_zposv(char uplo, int n, int nrhs, hetla_complex_double* A, int lda, hetla_complex_double* B, int ldb);
 
 /* ---- LU with partial pivoting (src/api/c_api_lu.cc) ---- */
+/* P A = L U of the m x n A (LAPACK xGETRF): ipiv receives min(m, n) 1-based
+ * row interchanges; returns i > 0 if U(i, i) is exactly zero (the
+ * factorization is still completed). */
+int hetla_sgetrf(int m, int n, float* A, int lda, int* ipiv);
+int hetla_dgetrf(int m, int n, double* A, int lda, int* ipiv);
+int hetla_cgetrf(int m, int n, hetla_complex_float* A, int lda, int* ipiv);
+int hetla_zgetrf(int m, int n, hetla_complex_double* A, int lda, int* ipiv);
+
+/* Solves op(A) X = B with the factors from ?getrf; trans is 'N', 'T' or 'C'. */
+int hetla_sgetrs(char trans, int n, int nrhs, const float* A, int lda, const int* ipiv, float* B, int ldb);
+int hetla_dgetrs(char trans, int n, int nrhs, const double* A, int lda, const int* ipiv, double* B, int ldb);
+int hetla_cgetrs(char trans, int n, int nrhs, const hetla_complex_float* A, int lda, const int* ipiv,
+                 hetla_complex_float* B, int ldb);
+int hetla_zgetrs(char trans, int n, int nrhs, const hetla_complex_double* A, int lda, const int* ipiv,
+                 hetla_complex_double* B, int ldb);
+
+/* Factors A and solves A X = B (B untouched if the returned info > 0). */
+int hetla_sgesv(int n, int nrhs, float* A, int lda, int* ipiv, float* B, int ldb);
+int hetla_dgesv(int n, int nrhs, double* A, int lda, int* ipiv, double* B, int ldb);
+int hetla_cgesv(int n, int nrhs, hetla_complex_float* A, int lda, int* ipiv, hetla_complex_float* B, int ldb);
+int hetla_zgesv(int n, int nrhs, hetla_complex_double* A, int lda, int* ipiv, hetla_complex_double* B, int ldb);
 
 /* ---- QR and least squares (src/api/c_api_qr.cc) ---- */
+/* A = Q R of the m x n A (LAPACK xGEQRF storage): R on and above the
+ * diagonal, the Householder vectors below it (unit diagonal implied), tau
+ * receives min(m, n) scalar factors. */
+int hetla_sgeqrf(int m, int n, float* A, int lda, float* tau);
+int hetla_dgeqrf(int m, int n, double* A, int lda, double* tau);
+int hetla_cgeqrf(int m, int n, hetla_complex_float* A, int lda, hetla_complex_float* tau);
+int hetla_zgeqrf(int m, int n, hetla_complex_double* A, int lda, hetla_complex_double* tau);
+
+/* C = op(Q) C (side 'L') or C op(Q) (side 'R') with Q from ?geqrf (k
+ * reflectors in A); trans is 'N' or 'T' (real; 'C' is accepted as 'T'),
+ * 'N' or 'C' (complex). */
+int hetla_sormqr(char side, char trans, int m, int n, int k, const float* A, int lda, const float* tau, float* C,
+                 int ldc);
+int hetla_dormqr(char side, char trans, int m, int n, int k, const double* A, int lda, const double* tau,
+                 double* C, int ldc);
+int hetla_cunmqr(char side, char trans, int m, int n, int k, const hetla_complex_float* A, int lda,
+                 const hetla_complex_float* tau, hetla_complex_float* C, int ldc);
+int hetla_zunmqr(char side, char trans, int m, int n, int k, const hetla_complex_double* A, int lda,
+                 const hetla_complex_double* tau, hetla_complex_double* C, int ldc);
+
+/* Overwrites A (m >= n >= k) with the first n columns of Q from ?geqrf. */
+int hetla_sorgqr(int m, int n, int k, float* A, int lda, const float* tau);
+int hetla_dorgqr(int m, int n, int k, double* A, int lda, const double* tau);
+int hetla_cungqr(int m, int n, int k, hetla_complex_float* A, int lda, const hetla_complex_float* tau);
+int hetla_zungqr(int m, int n, int k, hetla_complex_double* A, int lda, const hetla_complex_double* tau);
+
+/* Least squares (overdetermined) or minimum norm (underdetermined) solution
+ * of op(A) X = B, trans 'N' or 'T' (real) / 'C' (complex), as LAPACK xGELS;
+ * returns i > 0 if the i-th diagonal element of the triangular factor is
+ * exactly zero (A not of full rank). */
+int hetla_sgels(char trans, int m, int n, int nrhs, float* A, int lda, float* B, int ldb);
+int hetla_dgels(char trans, int m, int n, int nrhs, double* A, int lda, double* B, int ldb);
+int hetla_cgels(char trans, int m, int n, int nrhs, hetla_complex_float* A, int lda, hetla_complex_float* B,
+                int ldb);
+int hetla_zgels(char trans, int m, int n, int nrhs, hetla_complex_double* A, int lda, hetla_complex_double* B,
+                int ldb);
 
 #ifdef __cplusplus
 }

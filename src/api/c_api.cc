@@ -7,35 +7,12 @@
 #include <new>
 #include <string>
 
+#include "api/c_api_util.hpp"
 #include "hetla/hetla.hpp"
 
 namespace {
-thread_local std::string g_last_error;
-
-template <typename F> int guarded(F&& f) {
-  g_last_error.clear();
-  try {
-    return static_cast<int>(f());
-  } catch (const hetla::ArgumentError& e) {
-    g_last_error = e.what();
-    return -e.arg();
-  } catch (const std::exception& e) {
-    g_last_error = e.what();
-    return HETLA_ERR_INTERNAL;
-  } catch (...) {
-    g_last_error = "unknown error";
-    return HETLA_ERR_INTERNAL;
-  }
-}
-
-/// LAPACK accepts either case; anything else is invalid (checked by the C++ API).
-hetla::Uplo to_uplo(char c) {
-  switch (std::toupper(static_cast<unsigned char>(c))) {
-    case 'L': return hetla::Uplo::Lower;
-    case 'U': return hetla::Uplo::Upper;
-    default: return hetla::Uplo::General;
-  }
-}
+using hetla::capi::guarded;
+using hetla::capi::to_uplo;
 
 template <typename T> int potrf(char uplo, int n, T* A, int lda) {
   return guarded([&] { return hetla::potrf<T>(to_uplo(uplo), n, A, lda); });
@@ -61,7 +38,7 @@ int hetla_init(int num_threads) {
   });
 }
 void hetla_finalize(void) { hetla::finalize(); }
-const char* hetla_last_error(void) { return g_last_error.c_str(); }
+const char* hetla_last_error(void) { return hetla::capi::last_error().c_str(); }
 
 int hetla_spotrf(char u, int n, float* A, int lda) { return potrf(u, n, A, lda); }
 int hetla_dpotrf(char u, int n, double* A, int lda) { return potrf(u, n, A, lda); }

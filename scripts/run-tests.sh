@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Builds and runs the whole test suite (this is what CI runs):
+#   1. Release build in ./build: every test (ctest), then the install check.
+#   2. ASan+UBSan build (Debug) in ./build-asan: every test except those
+#      labelled `slow`.
+#   3. ThreadSanitizer build (RelWithDebInfo) in ./build-tsan: the runtime tests
+#      (label `runtime`), the emulated-accelerator tests, the Cholesky tests of
+#      tests/linalg/test_potrf.cc and the C API tests (calls from several threads).
+# Every stage runs even if an earlier one failed; the script exits non-zero if
+# any stage failed and prints a summary with the time of each stage.
+#
+# Environment (all optional):
+#   JOBS=2                         parallel build and test jobs
+#   BUILD_DIR=build  ASAN_BUILD_DIR=build-asan  TSAN_BUILD_DIR=build-tsan
+#   STAGES="release asan tsan"     which stages to run
+#   SKIP_DEPS=1                    do not run scripts/install-deps.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+JOBS=${JOBS:-2}
+BUILD_DIR=${BUILD_DIR:-build}
+ASAN_BUILD_DIR=${ASAN_BUILD_DIR:-build-asan}
+TSAN_BUILD_DIR=${TSAN_BUILD_DIR:-build-tsan}
+STAGES=${STAGES:-release asan tsan}
+
+section() { printf '\n======== %s ========\n' "$*"; }
+now() { date +%s; }
+
+if [ "${SKIP_DEPS:-0}" != 1 ]; then
+  section "dependencies"
+  scripts/install-deps.sh
+fi
+
+configure() {  # configure <dir> <build type> <sanitizer>
+  cmake -S . -B "$1" -DCMAKE_BUILD_TYPE="$2" -DHETLA_SANITIZE="$3" -DHETLA_BUILD_TESTS=ON
+}
+
+stage_release() {
+  section "1/3 Release: build, all tests, install check ($BUILD_DIR)"
+  configure "$BUILD_DIR" Release "" || return 1
+  cmake --build "$BUILD_DIR" -j "$JOBS" || return 1
+  local rc=0
+  ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" || rc=1
+  if [ -x tests/install/check_install.sh ]; then
+    section "install check"
+    tests/install/check_install.sh "$BUILD_DIR" || rc=1
+  fi
+  return $rc
+}
+
+stage_asan() {
+  section "2/3 AddressSanitizer + UndefinedBehaviorSanitizer: all tests but slow ($ASAN_BUILD_DIR)"
+  configure "$ASAN_BUILD_DIR" Debug address || return 1
+  cmake --build "$ASAN_BUILD_DIR" -j "$JOBS" || return 1
+  ASAN_OPTIONS=detect_leaks=1:strict_init_order=1:detect_stack_use_after_return=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir "$ASAN_BUILD_DIR" --output-on-failure -j "$JOBS" -LE slow || return 1
+}
+
+stage_tsan() {
+  section "3/3 ThreadSanitizer: runtime, emulated devices, Cholesky and C API tests ($TSAN_BUILD_DIR)"
+  configure "$TSAN_BUILD_DIR" RelWithDebInfo thread || return 1
+  local targets=() f
+  for f in tests/runtime/*.cc; do targets+=("$(basename "$f" .cc)"); done
+  targets+=(test_potrf test_c_api)
+  [ -f tests/devices/test_emulated.cc ] && targets+=(test_emulated)
+  cmake --build "$TSAN_BUILD_DIR" -j "$JOBS" --target "${targets[@]}" || return 1
+  # OpenBLAS is not instrumented; one BLAS thread keeps its own thread pool out
+  # of the picture (hetla's worker threads still call it concurrently).
+  local tsan="suppressions=$root/tests/tsan.supp second_deadlock_stack=1"
+  # runtime: every test; devices: only what was built (the emulated accelerators)
+  local rc=0
+  TSAN_OPTIONS="$tsan" OPENBLAS_NUM_THREADS=1 \
+    ctest --test-dir "$TSAN_BUILD_DIR" --output-on-failure -j "$JOBS" -L '^(runtime|devices)$' || rc=1
+  TSAN_OPTIONS="$tsan" OPENBLAS_NUM_THREADS=1 \
+    ctest --test-dir "$TSAN_BUILD_DIR" --output-on-failure -j "$JOBS" -R '^(Potrf\.|CApi)' || rc=1
+  return $rc
+}
+
+start=$(now)
+summary=()
+failed=0
+for stage in $STAGES; do
+  case $stage in
+    release | asan | tsan) ;;
+    *) echo "run-tests: unknown stage '$stage' (release, asan, tsan)" >&2; exit 2 ;;
+  esac
+  t0=$(now)
+  if "stage_$stage"; then status=passed; else status=FAILED; failed=1; fi
+  summary+=("$(printf '%-8s %-7s %4ds' "$stage" "$status" $(($(now) - t0)))")
+done
+
+section "summary"
+printf '%s\n' "${summary[@]}"
+printf 'total %ds\n' $(($(now) - start))
+if [ "$failed" -ne 0 ]; then
+  echo "run-tests: FAILED"
+  exit 1
+fi
+echo "run-tests: all stages passed"

@@ -1,0 +1,206 @@
+// Tile tasks of LU with partial pivoting: the panel factorization of a tile
+// column, row interchanges on a tile column, and the trailing GEMM on a block
+// of tiles. They span several tiles (the pivot search and the interchanges
+// reach every row below the diagonal), so they access every tile they touch.
+// Pivots are LAPACK's: ipiv[r] (1-based) is the row interchanged with row
+// r + 1, rows counted from the top of the whole matrix.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernels/host/lapack_lu.hpp"
+#include "kernels/tile_tasks.hpp"
+
+namespace hetla::tile {
+
+/// LU keeps factoring past a zero pivot (as LAPACK does): records the first
+/// one in `status.info` without stopping the algorithm.
+inline void record_info(Status& status, int64_t global_info) {
+  int64_t i = status.info.load();
+  while ((i == 0 || global_info < i) && !status.info.compare_exchange_weak(i, global_info)) {}
+}
+
+namespace detail {
+
+/// Rows [i1 nb, m) of tile column j, addressed row by row across its tiles.
+template <typename T> class ColumnRows {
+ public:
+  ColumnRows(const Matrix<T>& A, int64_t j, int64_t i1) : row0_(i1 * A.nb()), nb_(A.nb()) {
+    for (int64_t i = i1; i < A.mt(); ++i) tiles_.push_back(A.tile(i, j));
+  }
+  int64_t rows() const {
+    int64_t r = 0;
+    for (const auto& t : tiles_) r += t.mb;
+    return r;
+  }
+  int64_t cols() const { return tiles_.front().nb; }
+  /// Element (r, c), r a row of the whole matrix (r >= i1 nb).
+  T& operator()(int64_t r, int64_t c) const { return tile_of(r)((r - row0_) % nb_, c); }
+  /// Stride between the elements of row r.
+  int64_t ld_of(int64_t r) const { return tile_of(r).ld; }
+  /// Copies to / from a column-major rows() x cols() array.
+  void copy_to(T* W, int64_t ldw) const {
+    int64_t r0 = 0;
+    for (const auto& t : tiles_) {
+      for (int64_t c = 0; c < t.nb; ++c) std::copy_n(t.data + c * t.ld, t.mb, W + r0 + c * ldw);
+      r0 += t.mb;
+    }
+  }
+  void copy_from(const T* W, int64_t ldw) const {
+    int64_t r0 = 0;
+    for (const auto& t : tiles_) {
+      for (int64_t c = 0; c < t.nb; ++c) std::copy_n(W + r0 + c * ldw, t.mb, t.data + c * t.ld);
+      r0 += t.mb;
+    }
+  }
+
+ private:
+  const Tile<T>& tile_of(int64_t r) const { return tiles_[static_cast<std::size_t>((r - row0_) / nb_)]; }
+
+  std::vector<Tile<T>> tiles_;
+  int64_t row0_, nb_;
+};
+
+/// Tiles [i1, i2] x [j1, j2] of M as one column-major block (data, ld, rows,
+/// cols), when they are laid out as one: each tile below and right of the
+/// first at the offsets of a column-major array with the same stride, as in a
+/// view of a column-major array (a single tile always is).
+template <typename T>
+std::optional<Tile<T>> as_block(const Matrix<T>& M, int64_t i1, int64_t i2, int64_t j1, int64_t j2) {
+  const Tile<T> first = M.tile(i1, j1);
+  Tile<T> block{first.data, first.ld, 0, 0};
+  for (int64_t i = i1; i <= i2; ++i) block.mb += M.tile_mb(i);
+  for (int64_t j = j1; j <= j2; ++j) block.nb += M.tile_nb(j);
+  if (block.ld < block.mb) return std::nullopt;
+  const int64_t nb = M.nb();
+  for (int64_t j = j1; j <= j2; ++j)
+    for (int64_t i = i1; i <= i2; ++i) {
+      const Tile<T> t = M.tile(i, j);
+      if (t.ld != block.ld || t.data != first.data + (i - i1) * nb + (j - j1) * nb * block.ld) return std::nullopt;
+    }
+  return block;
+}
+
+/// Accesses of tiles (i1..mt-1, j) in `mode`.
+template <typename T>
+std::vector<rt::Access> column_accesses(const Matrix<T>& A, int64_t j, int64_t i1, rt::Mode mode) {
+  std::vector<rt::Access> acc;
+  acc.reserve(static_cast<std::size_t>(A.mt() - i1 + 1));
+  for (int64_t i = i1; i < A.mt(); ++i) acc.push_back({A.handle(i, j), mode});
+  return acc;
+}
+
+}  // namespace detail
+
+/// Panel factorization P A(k:, k) = L U of tile column k from tile row k down
+/// (LAPACK getrf on the panel, in place when it is column-major contiguous,
+/// else through a workspace). Writes ipiv[k nb .. k nb + min(rows, cols)) as
+/// whole-matrix rows and `piv` (the handle that orders readers of those
+/// pivots); a zero pivot is recorded in `status` and the factorization goes on.
+template <typename T>
+void getrf_panel(rt::Runtime& rt, const Matrix<T>& A, int64_t k, int64_t* ipiv, rt::Handle* piv, Status* status,
+                 int priority) {
+  auto acc = detail::column_accesses(A, k, k, rt::Mode::ReadWrite);
+  acc.push_back(rt::W(piv));
+  const double rows = static_cast<double>(A.m() - k * A.nb()), cols = static_cast<double>(A.tile_nb(k));
+  const double lo = std::min(rows, cols), hi = std::max(rows, cols);
+  const double flops = flop_scale<T>() * (hi * lo * lo - lo * lo * lo / 3.0);
+  rt.insert(
+      [A, k, ipiv, status](rt::TaskContext&) {
+        const int64_t row0 = k * A.nb();
+        int64_t info;
+        std::vector<lapack_int> lp;
+        if (const auto P = detail::as_block(A, k, A.mt() - 1, k, k)) {  // in place
+          lp.resize(static_cast<std::size_t>(std::min(P->mb, P->nb)));
+          info = blas::getrf(P->mb, P->nb, P->data, P->ld, lp.data());
+        } else {
+          const detail::ColumnRows<T> C(A, k, k);
+          const int64_t rows = C.rows(), cols = C.cols();
+          lp.resize(static_cast<std::size_t>(std::min(rows, cols)));
+          std::vector<T> W(static_cast<std::size_t>(rows * cols));
+          C.copy_to(W.data(), rows);
+          info = blas::getrf(rows, cols, W.data(), rows, lp.data());
+          C.copy_from(W.data(), rows);
+        }
+        if (info < 0) throw std::logic_error("getrf panel: LAPACK rejected argument " + std::to_string(-info));
+        for (std::size_t r = 0; r < lp.size(); ++r) ipiv[row0 + static_cast<int64_t>(r)] = row0 + lp[r];
+        if (info > 0) record_info(*status, row0 + info);
+      },
+      acc.data(), acc.size(), {priority, "getrf_panel", rt::kHostOnly, dev::KernelId::None, flops});
+}
+
+/// Row interchanges k1..k2-1 (0-based rows of the whole matrix, pivots in
+/// ipiv) applied to tile column j, forward (as factored) or backward (to undo
+/// them). Reads the handles in `pivots`, written by the pivots' producers.
+template <typename T>
+void laswp(rt::Runtime& rt, const Matrix<T>& A, int64_t j, const int64_t* ipiv, int64_t k1, int64_t k2, bool forward,
+           std::span<rt::Handle> pivots, int priority) {
+  if (k2 <= k1) return;
+  auto acc = detail::column_accesses(A, j, k1 / A.nb(), rt::Mode::ReadWrite);
+  for (rt::Handle& h : pivots) acc.push_back(rt::R(&h));
+  rt.insert(
+      [A, j, ipiv, k1, k2, forward](rt::TaskContext&) {
+        detail::ColumnRows<T> P(A, j, k1 / A.nb());
+        // Each interchange as the two rows' first elements and strides,
+        // resolved once; then a few columns at a time, every interchange in
+        // order: the rows touched stay within those columns' cache footprint,
+        // and the columns' independent accesses overlap their memory latency.
+        struct Pair {
+          T *r, *p;
+          int64_t ldr, ldp;
+        };
+        std::vector<Pair> pairs;
+        pairs.reserve(static_cast<std::size_t>(k2 - k1));
+        for (int64_t s = 0; s < k2 - k1; ++s) {
+          const int64_t r = forward ? k1 + s : k2 - 1 - s, p = ipiv[r] - 1;
+          if (p != r) pairs.push_back({&P(r, 0), &P(p, 0), P.ld_of(r), P.ld_of(p)});
+        }
+        constexpr int64_t kCols = 4;
+        const int64_t cols = P.cols();
+        int64_t c = 0;
+        for (; c + kCols <= cols; c += kCols)
+          for (const Pair& q : pairs)
+            for (int64_t cc = c; cc < c + kCols; ++cc) std::swap(q.r[cc * q.ldr], q.p[cc * q.ldp]);
+        for (; c < cols; ++c)
+          for (const Pair& q : pairs) std::swap(q.r[c * q.ldr], q.p[c * q.ldp]);
+      },
+      acc.data(), acc.size(), {priority, "laswp", rt::kMemoryBound});
+}
+
+/// C -= A B on tile ranges: C = tiles [i1, mt) x [j1, j2], A = tile column k
+/// rows [i1, mt), B = tile row k columns [j1, j2]. On the host alone, with
+/// the three laid out as column-major blocks (views of a column-major array),
+/// this is one task and one GEMM call, so the kernel packs each operand once;
+/// otherwise one tile GEMM task per tile of C (which accelerators can run).
+template <typename T>
+void gemm_block(rt::Runtime& rt, const Matrix<T>& M, int64_t k, int64_t i1, int64_t j1, int64_t j2, Opts o) {
+  const int64_t i2 = M.mt() - 1;
+  if (i1 > i2 || j1 > j2) return;
+  std::optional<Tile<T>> a, b, c;
+  if (rt.num_devices() == 1)
+    a = detail::as_block(M, i1, i2, k, k), b = detail::as_block(M, k, k, j1, j2), c = detail::as_block(M, i1, i2, j1, j2);
+  if (!a || !b || !c) {
+    for (int64_t j = j1; j <= j2; ++j)
+      for (int64_t i = i1; i <= i2; ++i)
+        tile::gemm(rt, Op::NoTrans, Op::NoTrans, T(-1), ref(M, i, k), ref(M, k, j), T(1), ref(M, i, j), o);
+    return;
+  }
+  std::vector<rt::Access> acc;
+  for (int64_t i = i1; i <= i2; ++i) acc.push_back(rt::R(M.handle(i, k)));
+  for (int64_t j = j1; j <= j2; ++j) acc.push_back(rt::R(M.handle(k, j)));
+  for (int64_t j = j1; j <= j2; ++j)
+    for (int64_t i = i1; i <= i2; ++i) acc.push_back(rt::RW(M.handle(i, j)));
+  const double flops = 2.0 * flop_scale<T>() * static_cast<double>(c->mb) * c->nb * a->nb;
+  rt.insert(
+      [A = *a, B = *b, C = *c](rt::TaskContext&) {
+        blas::gemm(Op::NoTrans, Op::NoTrans, C.mb, C.nb, A.nb, T(-1), A.data, A.ld, B.data, B.ld, T(1), C.data, C.ld);
+      },
+      acc.data(), acc.size(), {o.priority, "gemm", rt::kHostOnly, dev::KernelId::None, flops});
+}
+
+}  // namespace hetla::tile

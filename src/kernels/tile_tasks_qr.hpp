@@ -1,0 +1,332 @@
+// Tile tasks of the Householder QR family (seed 001 §IV-A: panel = geqr2 +
+// larft, trailing update = larfb; seed 000 §5.3: larfb as GEMMs).
+//
+// A QR factorization is kept in LAPACK's storage: the reflectors of panel p
+// (tile column p) lie below the diagonal of tile rows p.. of that column, with
+// a unit diagonal implied. For the updates each panel also gets
+//   T_p  the kp x kp upper triangle of its block reflector H_p = I - V T V^H,
+//   Vd_p a copy of the diagonal tile's part of V with the unit diagonal and the
+//        zeros above it stored explicitly,
+// so H_p (or H_p^H) is applied to a tile column of C by plain GEMMs:
+//   W = sum_i V_i^H C_i,  W = op(T) W,  C_i -= V_i W        (from the left)
+//   W = sum_j C_j V_j,    W = W op(T),  C_j -= W V_j^H      (from the right)
+// one task per tile, the W reduction as a chain of GEMMs on one W tile.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <utility>
+#include <vector>
+
+#include "kernels/host/lapack_qr.hpp"
+#include "kernels/tile_tasks.hpp"
+
+namespace hetla::tile {
+
+/// The leading rows x cols block of a tile (same handle: the whole tile is
+/// still the unit of dependence).
+template <typename T> Ref<T> lead(Ref<T> r, int64_t rows, int64_t cols) {
+  r.t.mb = rows;
+  r.t.nb = cols;
+  return r;
+}
+
+/// Tile (i, j) of A restricted to the global rows [r0, r1); rows == 0 when
+/// the tile lies outside.
+template <typename T> Ref<T> row_range(const Matrix<T>& A, int64_t i, int64_t j, int64_t r0, int64_t r1) {
+  Ref<T> r = ref(A, i, j);
+  const int64_t top = i * A.nb();
+  const int64_t lo = std::clamp<int64_t>(r0 - top, 0, r.t.mb);
+  const int64_t hi = std::clamp<int64_t>(r1 - top, lo, r.t.mb);
+  r.t.data += lo;
+  r.t.mb = hi - lo;
+  return r;
+}
+
+namespace qr {
+
+/// Tiles of one panel (a tile column from some tile row down) seen as a single
+/// column-major block: in place when the tiles lie one below the other (a view
+/// of a column-major array), else gathered into a copy and scattered back.
+template <typename T> class PanelBlock {
+ public:
+  PanelBlock(const std::vector<Tile<T>>& tiles, int64_t cols) : tiles_(tiles), cols_(cols) {
+    bool contiguous = true;
+    for (std::size_t t = 0; t < tiles_.size(); ++t) {
+      rows_ += tiles_[t].mb;
+      if (t > 0)
+        contiguous = contiguous && tiles_[t].ld == tiles_[0].ld &&
+                     tiles_[t].data == tiles_[t - 1].data + tiles_[t - 1].mb;
+    }
+    if (contiguous) {
+      data_ = tiles_[0].data;
+      ld_ = tiles_[0].ld;
+    } else {
+      copy_.resize(static_cast<std::size_t>(rows_ * cols_));
+      data_ = copy_.data();
+      ld_ = std::max<int64_t>(1, rows_);
+      int64_t r0 = 0;
+      for (const auto& t : tiles_) {
+        for (int64_t c = 0; c < cols_; ++c) std::copy_n(t.data + c * t.ld, t.mb, data_ + r0 + c * ld_);
+        r0 += t.mb;
+      }
+    }
+  }
+  /// Writes a gathered copy back to the tiles (no-op when in place).
+  void store() const {
+    if (copy_.empty()) return;
+    int64_t r0 = 0;
+    for (const auto& t : tiles_) {
+      for (int64_t c = 0; c < cols_; ++c) std::copy_n(data_ + r0 + c * ld_, t.mb, t.data + c * t.ld);
+      r0 += t.mb;
+    }
+  }
+  T* data() const { return data_; }
+  int64_t ld() const { return ld_; }
+  int64_t rows() const { return rows_; }
+  T& operator()(int64_t r, int64_t c) const { return data_[r + c * ld_]; }
+
+ private:
+  std::vector<Tile<T>> tiles_;
+  int64_t cols_ = 0, rows_ = 0;
+  T* data_ = nullptr;
+  int64_t ld_ = 1;
+  std::vector<T> copy_;
+};
+
+/// Vd = the top rows x k block of V: unit diagonal, zeros above, V below.
+template <typename T> void store_unit_lower(const PanelBlock<T>& V, int64_t k, Tile<T> Vd) {
+  for (int64_t c = 0; c < k; ++c)
+    for (int64_t r = 0; r < Vd.mb; ++r) Vd(r, c) = r < c ? T(0) : r == c ? T(1) : V(r, c);
+}
+
+template <typename T>
+std::vector<rt::Access> accesses(const std::vector<Ref<T>>& tiles, rt::Mode mode,
+                                 std::initializer_list<rt::Access> extra) {
+  std::vector<rt::Access> acc;
+  acc.reserve(tiles.size() + extra.size());
+  for (const auto& r : tiles) acc.push_back({r.h, mode});
+  acc.insert(acc.end(), extra.begin(), extra.end());
+  return acc;
+}
+
+template <typename T> std::vector<Tile<T>> tiles_of(const std::vector<Ref<T>>& refs) {
+  std::vector<Tile<T>> t;
+  t.reserve(refs.size());
+  for (const auto& r : refs) t.push_back(r.t);
+  return t;
+}
+
+}  // namespace qr
+
+/// Householder QR of a panel (the tiles of one tile column, top to bottom):
+/// V and R overwrite it in LAPACK's storage, tau[0, kp) receives the scalar
+/// factors (kp = min(rows, cols)), Tt the kp x kp triangle T and Vd the
+/// diagonal tile's part of V (see above). Recursive geqrt3 builds T while it
+/// factors; a panel wider than tall (the last one of a wide matrix) uses
+/// geqrf + larft.
+template <typename T> void geqrf_panel(rt::Runtime& rt, std::vector<Ref<T>> panel, T* tau, Ref<T> Tt, Ref<T> Vd,
+                                       Opts o) {
+  auto acc = qr::accesses(panel, rt::Mode::ReadWrite, {rt::W(Tt.h), rt::W(Vd.h)});
+  rt.insert(
+      [tiles = qr::tiles_of(panel), tau, tt = Tt.t, vd = Vd.t](rt::TaskContext&) {
+        qr::PanelBlock<T> P(tiles, tiles[0].nb);
+        const int64_t m = P.rows(), n = tiles[0].nb, k = std::min(m, n);
+        if (m >= n) {
+          blas::geqrt3(m, n, P.data(), P.ld(), tt.data, tt.ld);
+          for (int64_t i = 0; i < k; ++i) tau[i] = tt(i, i);
+        } else {
+          blas::geqrf(m, n, P.data(), P.ld(), tau);
+          blas::larft(m, k, P.data(), P.ld(), tau, tt.data, tt.ld);
+        }
+        qr::store_unit_lower(P, k, Tile<T>{vd.data, vd.ld, tiles[0].mb, k});
+        P.store();
+      },
+      acc.data(), acc.size(), {o.priority, "geqrf_panel", rt::kHostOnly});
+}
+
+/// T and Vd of the first kp reflectors stored in a panel (larft), for
+/// applying a factorization computed earlier (tau[0, kp) its scalars).
+template <typename T>
+void larft_panel(rt::Runtime& rt, std::vector<Ref<T>> panel, int64_t kp, const T* tau, Ref<T> Tt, Ref<T> Vd,
+                 Opts o) {
+  auto acc = qr::accesses(panel, rt::Mode::Read, {rt::W(Tt.h), rt::W(Vd.h)});
+  rt.insert(
+      [tiles = qr::tiles_of(panel), kp, tau, tt = Tt.t, vd = Vd.t](rt::TaskContext&) {
+        qr::PanelBlock<T> P(tiles, kp);  // read only: a gathered copy is not stored back
+        blas::larft(P.rows(), kp, P.data(), P.ld(), tau, tt.data, tt.ld);
+        qr::store_unit_lower(P, kp, Tile<T>{vd.data, vd.ld, tiles[0].mb, kp});
+      },
+      acc.data(), acc.size(), {o.priority, "larft_panel", rt::kHostOnly});
+}
+
+/// Overwrites a panel (rows x cols, holding kp reflectors with scalars
+/// tau[0, kp)) with the first cols columns of H_1 ... H_kp (LAPACK ungqr).
+template <typename T> void ungqr_panel(rt::Runtime& rt, std::vector<Ref<T>> panel, int64_t kp, const T* tau, Opts o) {
+  auto acc = qr::accesses(panel, rt::Mode::ReadWrite, {});
+  rt.insert(
+      [tiles = qr::tiles_of(panel), kp, tau](rt::TaskContext&) {
+        qr::PanelBlock<T> P(tiles, tiles[0].nb);
+        blas::ungqr(P.rows(), tiles[0].nb, kp, P.data(), P.ld(), tau);
+        P.store();
+      },
+      acc.data(), acc.size(), {o.priority, "ungqr_panel", rt::kHostOnly});
+}
+
+/// B = alpha op(A) B (Left) or alpha B op(A) (Right), A triangular.
+template <typename T>
+void trmm(rt::Runtime& rt, Side side, Uplo uplo, Op op, Diag diag, T alpha, Ref<T> A, Ref<T> B, Opts o) {
+  rt.insert(
+      [=](rt::TaskContext&) {
+        blas::trmm(side, uplo, op, diag, B.t.mb, B.t.nb, alpha, A.t.data, A.t.ld, B.t.data, B.t.ld);
+      },
+      {rt::R(A.h), rt::RW(B.h)}, {o.priority, "trmm"});
+}
+
+/// A = value everywhere (A may be a part of a tile).
+template <typename T> void fill(rt::Runtime& rt, T value, Ref<T> A, Opts o) {
+  rt.insert(
+      [=](rt::TaskContext&) {
+        for (int64_t c = 0; c < A.t.nb; ++c) std::fill_n(A.t.data + c * A.t.ld, A.t.mb, value);
+      },
+      {rt::RW(A.h)}, {o.priority, "fill", rt::kMemoryBound});
+}
+
+/// B = A^H (B is A.nb x A.mb).
+template <typename T> void conj_transpose(rt::Runtime& rt, Ref<T> A, Ref<T> B, Opts o) {
+  rt.insert(
+      [=](rt::TaskContext&) {
+        for (int64_t c = 0; c < A.t.nb; ++c)
+          for (int64_t r = 0; r < A.t.mb; ++r) B.t(c, r) = conj(A.t(r, c));
+      },
+      {rt::R(A.h), rt::W(B.h)}, {o.priority, "conj_transpose", rt::kMemoryBound});
+}
+
+/// *result = max |a_ij| over A (NaN if A holds one, as LAPACK's lange('M')).
+template <typename T> void max_abs(rt::Runtime& rt, Ref<T> A, real_t<T>* result, Opts o) {
+  rt.insert(
+      [=](rt::TaskContext&) {
+        real_t<T> mx = 0;
+        for (int64_t c = 0; c < A.t.nb; ++c)
+          for (int64_t r = 0; r < A.t.mb; ++r) {
+            const real_t<T> v = std::abs(A.t(r, c));
+            if (v > mx || std::isnan(v)) mx = v;
+            if (std::isnan(mx)) break;
+          }
+        *result = mx;
+      },
+      {rt::R(A.h)}, {o.priority, "max_abs", rt::kMemoryBound});
+}
+
+/// A = A * (cto / cfrom), computed without over/underflow (LAPACK lascl).
+template <typename T> void lascl(rt::Runtime& rt, real_t<T> cfrom, real_t<T> cto, Ref<T> A, Opts o) {
+  rt.insert([=](rt::TaskContext&) { blas::lascl(cfrom, cto, A.t.mb, A.t.nb, A.t.data, A.t.ld); },
+            {rt::RW(A.h)}, {o.priority, "lascl", rt::kMemoryBound});
+}
+
+/// An m x n tile matrix over uninitialised memory: its pages are first touched
+/// by the tasks that write them (in parallel) instead of being zeroed up front
+/// by the calling thread. For workspaces that tasks write before they read.
+template <typename T> class ScratchMatrix {
+ public:
+  ScratchMatrix(int64_t m, int64_t n, int64_t nb)
+      : mem_(static_cast<T*>(std::malloc(sizeof(T) * static_cast<std::size_t>(std::max<int64_t>(1, m * n))))) {
+    if (!mem_) throw std::bad_alloc();
+    M_ = Matrix<T>::view(m, n, mem_.get(), std::max<int64_t>(1, m), nb);
+  }
+  const Matrix<T>& matrix() const { return M_; }
+
+ private:
+  struct Free {
+    void operator()(T* p) const { std::free(p); }
+  };
+  std::unique_ptr<T, Free> mem_;
+  Matrix<T> M_;
+};
+
+/// The block reflectors of the first k Householder vectors stored in A (LAPACK
+/// storage, tile column p holding panel p), with T_p and Vd_p per panel. Holds
+/// its own storage for T and Vd; A's storage is shared.
+template <typename T> class Reflectors {
+ public:
+  Reflectors(const Matrix<T>& A, int64_t k)
+      : A_(A), k_(k), np_((k + A.nb() - 1) / A.nb()), T_(A.nb(), np_ * A.nb(), A.nb()),
+        Vd_(A.nb(), np_ * A.nb(), A.nb()) {}
+
+  const Matrix<T>& A() const { return A_; }
+  int64_t panels() const { return np_; }
+  /// kp: reflectors in panel p.
+  int64_t width(int64_t p) const { return std::min(A_.nb(), k_ - p * A_.nb()); }
+  /// The tiles (p.., p) of the panel, full width.
+  std::vector<Ref<T>> panel(int64_t p) const {
+    std::vector<Ref<T>> tiles;
+    for (int64_t i = p; i < A_.mt(); ++i) tiles.push_back(ref(A_, i, p));
+    return tiles;
+  }
+  /// V tile i of panel p (i >= p): tile rows x kp; the diagonal tile from Vd.
+  Ref<T> v(int64_t i, int64_t p) const {
+    return lead(i == p ? ref(Vd_.matrix(), 0, p) : ref(A_, i, p), A_.tile_mb(i), width(p));
+  }
+  Ref<T> t(int64_t p) const { return lead(ref(T_.matrix(), 0, p), width(p), width(p)); }
+  /// Whole workspace tiles the panel kernels write (their size is nb x nb).
+  Ref<T> t_tile(int64_t p) const { return ref(T_.matrix(), 0, p); }
+  Ref<T> vd_tile(int64_t p) const { return ref(Vd_.matrix(), 0, p); }
+
+ private:
+  Matrix<T> A_;
+  int64_t k_, np_;
+  ScratchMatrix<T> T_, Vd_;
+};
+
+/// Scratch of the block-reflector updates: the W tiles, two sets used by
+/// alternate panels so that consecutive panels overlap.
+template <typename T> class LarfbWork {
+ public:
+  /// For C from the left: one kp x nb W per tile column of C.
+  static LarfbWork left(const Matrix<T>& C) { return LarfbWork(C.nb(), C.n(), C.nb()); }
+  /// For C from the right: one mb x kp W per tile row of C.
+  static LarfbWork right(const Matrix<T>& C) { return LarfbWork(C.m(), C.nb(), C.nb()); }
+  /// The set used by the s-th panel applied.
+  const Matrix<T>& w(int64_t s) const { return set_[s % 2].matrix(); }
+
+ private:
+  LarfbWork(int64_t m, int64_t n, int64_t nb) : set_{ScratchMatrix<T>(m, n, nb), ScratchMatrix<T>(m, n, nb)} {}
+  ScratchMatrix<T> set_[2];
+};
+
+/// C(p.., j) = op(H_p) C(p.., j) for the tile columns j in [j0, j1) of C, whose
+/// tile rows are those of the reflectors' A; op(H) = I - V op(T) V^H.
+/// `prio(j)` gives the priority of the tasks on column j.
+template <typename T, typename Prio>
+void larfb_left(rt::Runtime& rt, const Reflectors<T>& R, int64_t p, Op op, const Matrix<T>& C, int64_t j0,
+                int64_t j1, const Matrix<T>& W, Prio&& prio) {
+  for (int64_t j = j0; j < j1; ++j) {
+    const Opts o{prio(j)};
+    const Ref<T> w = lead(ref(W, 0, j), R.width(p), C.tile_nb(j));
+    for (int64_t i = p; i < C.mt(); ++i)
+      gemm(rt, Op::ConjTrans, Op::NoTrans, T(1), R.v(i, p), ref(C, i, j), T(i == p ? 0 : 1), w, o);
+    trmm(rt, Side::Left, Uplo::Upper, op, Diag::NonUnit, T(1), R.t(p), w, o);
+    for (int64_t i = p; i < C.mt(); ++i) gemm(rt, Op::NoTrans, Op::NoTrans, T(-1), R.v(i, p), w, T(1), ref(C, i, j), o);
+  }
+}
+
+/// C(i, p..) = C(i, p..) op(H_p) for the tile rows i in [i0, i1) of C, whose
+/// tile columns are the tile rows of the reflectors' A.
+template <typename T, typename Prio>
+void larfb_right(rt::Runtime& rt, const Reflectors<T>& R, int64_t p, Op op, const Matrix<T>& C, int64_t i0,
+                 int64_t i1, const Matrix<T>& W, Prio&& prio) {
+  for (int64_t i = i0; i < i1; ++i) {
+    const Opts o{prio(i)};
+    const Ref<T> w = lead(ref(W, i, 0), C.tile_mb(i), R.width(p));
+    for (int64_t j = p; j < C.nt(); ++j)
+      gemm(rt, Op::NoTrans, Op::NoTrans, T(1), ref(C, i, j), R.v(j, p), T(j == p ? 0 : 1), w, o);
+    trmm(rt, Side::Right, Uplo::Upper, op, Diag::NonUnit, T(1), R.t(p), w, o);
+    for (int64_t j = p; j < C.nt(); ++j)
+      gemm(rt, Op::NoTrans, Op::ConjTrans, T(-1), w, R.v(j, p), T(1), ref(C, i, j), o);
+  }
+}
+
+}  // namespace hetla::tile

@@ -1,0 +1,72 @@
+// Blocked Householder QR (LAPACK geqrf; seed 001 §IV-A) as a serial loop of
+// tile tasks: the panel (tile column p from the diagonal down) is factored by
+// one host task, then its block reflector is applied to every trailing tile
+// column as GEMM tasks (larfb as GEMMs, seed 000 §5.3). The result is in
+// LAPACK's storage. Priorities fall with the column index and panels sit
+// above the updates of their column, so the next panel is factored as soon as
+// its column is updated: lookahead comes from the dependences.
+#include "hetla/qr.hpp"
+#include "linalg/check_args.hpp"
+#include "linalg/qr_internal.hpp"
+#include "runtime/context.hpp"
+
+namespace hetla {
+
+namespace {
+int prio(int64_t nt, int64_t j, bool panel) { return static_cast<int>(2 * (nt - j) + (panel ? 1 : 0)); }
+}  // namespace
+
+namespace detail {
+
+template <typename T>
+void geqrf_tasks(rt::Runtime& rt, const tile::Reflectors<T>& R, T* tau, tile::LarfbWork<T>& work) {
+  const Matrix<T>& A = R.A();
+  const int64_t nt = A.nt(), nb = A.nb();
+  for (int64_t p = 0; p < R.panels(); ++p) {
+    // A(p.., p) = V_p R_pp:  Householder QR of the panel
+    tile::geqrf_panel(rt, R.panel(p), tau + p * nb, R.t_tile(p), R.vd_tile(p), {prio(nt, p, true)});
+    // A(p.., p+1..) = H_p^H A(p.., p+1..)
+    tile::larfb_left(rt, R, p, Op::ConjTrans, A, p + 1, nt, work.w(p),
+                     [nt](int64_t j) { return prio(nt, j, false); });
+  }
+}
+
+}  // namespace detail
+
+template <typename T> void geqrf(Matrix<T>& A, T* tau) {
+  const auto name = detail::routine_name<T>("geqrf");
+  const int64_t k = std::min(A.m(), A.n());
+  detail::require(tau != nullptr || k == 0, 5, name, "tau is null");
+  if (k == 0) return;
+
+  detail::CallScope scope;
+  rt::Runtime& rt = scope.rt();
+  tile::Reflectors<T> R(A, k);
+  auto work = tile::LarfbWork<T>::left(A);
+  detail::geqrf_tasks(rt, R, tau, work);
+  rt.wait_all();
+}
+
+template <typename T> void geqrf(int64_t m, int64_t n, T* A, int64_t lda, T* tau, const Options& opts) {
+  const auto name = detail::routine_name<T>("geqrf");
+  detail::require(m >= 0, 1, name, "m < 0");
+  detail::require(n >= 0, 2, name, "n < 0");
+  detail::check_ld(lda, m, 4, name, "lda");
+  if (m == 0 || n == 0) return;
+  detail::require(A != nullptr, 3, name, "A is null");
+  detail::require(tau != nullptr, 5, name, "tau is null");
+  auto M = Matrix<T>::view(m, n, A, lda, opts.nb > 0 ? opts.nb : default_tile_size<T>(std::min(m, n)));
+  geqrf(M, tau);
+}
+
+#define HETLA_INSTANTIATE(T)                                                                          \
+  template void detail::geqrf_tasks<T>(rt::Runtime&, const tile::Reflectors<T>&, T*, tile::LarfbWork<T>&); \
+  template void geqrf<T>(Matrix<T>&, T*);                                                             \
+  template void geqrf<T>(int64_t, int64_t, T*, int64_t, T*, const Options&);
+HETLA_INSTANTIATE(float)
+HETLA_INSTANTIATE(double)
+HETLA_INSTANTIATE(std::complex<float>)
+HETLA_INSTANTIATE(std::complex<double>)
+#undef HETLA_INSTANTIATE
+
+}  // namespace hetla

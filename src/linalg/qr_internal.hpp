@@ -1,0 +1,31 @@
+// Task-inserting building blocks shared by the QR routines (geqrf, unmqr,
+// ungqr, gels). They only insert tasks: the caller holds the CallScope, keeps
+// the reflectors and workspaces alive and calls wait_all().
+#pragma once
+#include "hetla/linalg.hpp"
+#include "kernels/tile_tasks_qr.hpp"
+#include "linalg/check_args.hpp"
+
+namespace hetla::detail {
+
+/// Householder QR of A: V and R over A, tau[0, min(m, n)), T and Vd of every
+/// panel into R (built on A with k = min(m, n)).
+template <typename T>
+void geqrf_tasks(rt::Runtime& rt, const tile::Reflectors<T>& R, T* tau, tile::LarfbWork<T>& work);
+
+/// T and Vd of every panel of R from the vectors in R.A() and their tau.
+template <typename T> void larft_tasks(rt::Runtime& rt, const tile::Reflectors<T>& R, const T* tau);
+
+/// C = op(Q) C (Side::Left) or C op(Q) (Side::Right), Q = H_1 ... H_k the
+/// product of R's block reflectors; `work` from LarfbWork::left/right(C).
+template <typename T>
+void unmqr_tasks(rt::Runtime& rt, Side side, Op op, const tile::Reflectors<T>& R, const Matrix<T>& C,
+                 tile::LarfbWork<T>& work);
+
+/// LAPACK's trans check: 'N' or 'C' ('T' for real types, where both agree).
+template <typename T> inline void check_qr_trans(Op op, int arg, const std::string& name) {
+  const bool ok = op == Op::NoTrans || op == Op::ConjTrans || (op == Op::Trans && !is_complex_v<T>);
+  require(ok, arg, name, is_complex_v<T> ? "trans must be NoTrans or ConjTrans" : "trans must be NoTrans or Trans");
+}
+
+}  // namespace hetla::detail
