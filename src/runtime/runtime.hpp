@@ -180,7 +180,7 @@ class Runtime {
   /// Rethrows the first exception a task threw (the rest of the work is
   /// cancelled: tasks that had not started are skipped).
   void wait_all();
-  /// Waits until every task inserted so far that accesses `h` finished.
+  /// Waits until every task inserted so far that writes `h` finished.
   void wait(Handle* h);
 
   int num_workers() const { return num_workers_; }        // all threads incl. the caller
@@ -263,7 +263,7 @@ class Runtime {
   std::vector<double> rates_;                           // [device][kernel] flop/s
   uint64_t rng_state_ = 1;
 
-  bool stop_ = false;  // guarded by every queue mutex (set under all of them)
+  std::atomic<bool> stop_{false};  // read by workers of every queue
   std::atomic<std::size_t> in_flight_{0};
   std::atomic<uint64_t> executed_{0};
   std::atomic<bool> cancelled_{false};

@@ -359,7 +359,8 @@ TEST(Cli, TraceFilesHaveTasksOnEveryWorker) {
 /// Total tasks of one run, from the summary of a bench JSON line.
 int total_tasks(const std::string& line) {
   int total = 0;
-  for (const auto& w : json::parse(line).at("workers").array) total += static_cast<int>(w.at("tasks").number);
+  const json::Value v = json::parse(line);  // must outlive the loop (a temporary would not)
+  for (const auto& w : v.at("workers").array) total += static_cast<int>(w.at("tasks").number);
   return total;
 }
 
