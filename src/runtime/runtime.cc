@@ -70,6 +70,7 @@ Runtime::Runtime(RuntimeConfig cfg) : cfg_(std::move(cfg)), id_(g_runtime_ids.fe
     for (int w = 0; w < nw; ++w) worker_device_.push_back(static_cast<int>(d));
   }
   num_workers_ = static_cast<int>(worker_device_.size());
+  wstats_ = std::make_unique<WorkerStats[]>(static_cast<std::size_t>(num_workers_));
   rng_state_ = cfg_.random_seed | 1;
 
   // Capability weights until calibration replaces them: the host rate per
@@ -111,9 +112,13 @@ std::vector<DeviceStats> Runtime::stats() const {
   for (std::size_t d = 0; d < devices_.size(); ++d) {
     const DeviceState& c = *dstate_[d];
     DeviceStats s;
-    s.tasks = c.tasks.load();
-    s.flops = c.flops.load();
-    s.busy_seconds = static_cast<double>(c.busy_ns.load()) * 1e-9;
+    for (int w = 0; w < num_workers_; ++w) {
+      if (worker_device_[static_cast<std::size_t>(w)] != static_cast<int>(d)) continue;
+      const WorkerStats& ws = wstats_[static_cast<std::size_t>(w)];
+      s.tasks += ws.tasks.load();
+      s.flops += ws.flops.load();
+      s.busy_seconds += static_cast<double>(ws.busy_ns.load()) * 1e-9;
+    }
     s.bytes_in = c.bytes_in.load();
     s.bytes_out = c.bytes_out.load();
     s.evictions = c.evictions.load();
@@ -124,8 +129,11 @@ std::vector<DeviceStats> Runtime::stats() const {
 
 void Runtime::reset_stats() {
   for (auto& c : dstate_) {
-    c->tasks = 0, c->bytes_in = 0, c->bytes_out = 0, c->evictions = 0, c->busy_ns = 0;
-    c->flops = 0;
+    c->bytes_in = 0, c->bytes_out = 0, c->evictions = 0;
+  }
+  for (int w = 0; w < num_workers_; ++w) {
+    WorkerStats& ws = wstats_[static_cast<std::size_t>(w)];
+    ws.tasks = 0, ws.busy_ns = 0, ws.flops = 0;
   }
 }
 
@@ -500,12 +508,12 @@ void Runtime::execute(Task* t, int worker) {
       const double start = rec ? rec->now() : 0.0;
       t->body(ctx);
       if (rec) rec->record(worker, t->label, start, rec->now());
-      DeviceState& c = *dstate_[static_cast<std::size_t>(d)];
-      c.tasks.fetch_add(1, std::memory_order_relaxed);
-      c.flops.fetch_add(t->flops, std::memory_order_relaxed);
-      c.busy_ns.fetch_add(
-          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count(),
-          std::memory_order_relaxed);
+      WorkerStats& c = wstats_[static_cast<std::size_t>(worker)];
+      c.tasks.store(c.tasks.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);  // single writer
+      c.flops.store(c.flops.load(std::memory_order_relaxed) + t->flops, std::memory_order_relaxed);
+      c.busy_ns.store(c.busy_ns.load(std::memory_order_relaxed) +
+                          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count(),
+                      std::memory_order_relaxed);
     } catch (...) {
       std::lock_guard<std::mutex> lk(error_mutex_);
       if (!error_) error_ = std::current_exception();

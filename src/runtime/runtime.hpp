@@ -223,8 +223,13 @@ class Runtime {
   struct alignas(64) DeviceState {
     std::mutex mutex;               // guards resident
     std::vector<Handle*> resident;  // handles with a replica on this device
-    // statistics, updated from any thread
-    std::atomic<uint64_t> tasks{0}, bytes_in{0}, bytes_out{0}, evictions{0};
+    // transfer statistics, updated from any thread
+    std::atomic<uint64_t> bytes_in{0}, bytes_out{0}, evictions{0};
+  };
+  // Per-worker task statistics: written only by their worker (no shared
+  // cache line on the hot path), summed per device by stats().
+  struct alignas(64) WorkerStats {
+    std::atomic<uint64_t> tasks{0};
     std::atomic<int64_t> busy_ns{0};
     std::atomic<double> flops{0};
   };
@@ -260,6 +265,7 @@ class Runtime {
   std::vector<int> device_workers_;
   std::vector<std::unique_ptr<Queue>> queues_;          // per device
   std::vector<std::unique_ptr<DeviceState>> dstate_;    // per device
+  std::unique_ptr<WorkerStats[]> wstats_;               // per worker
   std::vector<double> rates_;                           // [device][kernel] flop/s
   uint64_t rng_state_ = 1;
 
