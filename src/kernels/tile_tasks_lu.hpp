@@ -182,8 +182,11 @@ void gemm_block(rt::Runtime& rt, const Matrix<T>& M, int64_t k, int64_t i1, int6
   const int64_t i2 = M.mt() - 1;
   if (i1 > i2 || j1 > j2) return;
   std::optional<Tile<T>> a, b, c;
-  if (rt.num_devices() == 1)
-    a = detail::as_block(M, i1, i2, k, k), b = detail::as_block(M, k, k, j1, j2), c = detail::as_block(M, i1, i2, j1, j2);
+  if (rt.num_devices() == 1) {
+    a = detail::as_block(M, i1, i2, k, k);
+    b = detail::as_block(M, k, k, j1, j2);
+    c = detail::as_block(M, i1, i2, j1, j2);
+  }
   if (!a || !b || !c) {
     for (int64_t j = j1; j <= j2; ++j)
       for (int64_t i = i1; i <= i2; ++i)

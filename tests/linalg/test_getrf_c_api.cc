@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <complex>
+#include <string>
 #include <vector>
 
 #include "checks_lu.hpp"
@@ -108,6 +109,7 @@ TYPED_TEST(GetrfCApi, EmptyAndInvalid) {
   EXPECT_EQ(C::gesv(0, 0, nullptr, 1, nullptr, nullptr, 1), 0);
 
   EXPECT_EQ(C::getrf(-1, 4, a, 4, p), -1);
+  EXPECT_NE(std::string(hetla_last_error()).find("getrf"), std::string::npos) << hetla_last_error();
   EXPECT_EQ(C::getrf(4, -1, a, 4, p), -2);
   EXPECT_EQ(C::getrf(4, 4, a, 3, p), -4);
   EXPECT_EQ(C::getrf(4, 4, a, 4, nullptr), -5);
