@@ -66,26 +66,6 @@ template <typename T> class ColumnRows {
   int64_t row0_, nb_;
 };
 
-/// Tiles [i1, i2] x [j1, j2] of M as one column-major block (data, ld, rows,
-/// cols), when they are laid out as one: each tile below and right of the
-/// first at the offsets of a column-major array with the same stride, as in a
-/// view of a column-major array (a single tile always is).
-template <typename T>
-std::optional<Tile<T>> as_block(const Matrix<T>& M, int64_t i1, int64_t i2, int64_t j1, int64_t j2) {
-  const Tile<T> first = M.tile(i1, j1);
-  Tile<T> block{first.data, first.ld, 0, 0};
-  for (int64_t i = i1; i <= i2; ++i) block.mb += M.tile_mb(i);
-  for (int64_t j = j1; j <= j2; ++j) block.nb += M.tile_nb(j);
-  if (block.ld < block.mb) return std::nullopt;
-  const int64_t nb = M.nb();
-  for (int64_t j = j1; j <= j2; ++j)
-    for (int64_t i = i1; i <= i2; ++i) {
-      const Tile<T> t = M.tile(i, j);
-      if (t.ld != block.ld || t.data != first.data + (i - i1) * nb + (j - j1) * nb * block.ld) return std::nullopt;
-    }
-  return block;
-}
-
 /// Accesses of tiles (i1..mt-1, j) in `mode`.
 template <typename T>
 std::vector<rt::Access> column_accesses(const Matrix<T>& A, int64_t j, int64_t i1, rt::Mode mode) {

@@ -38,8 +38,8 @@ template <typename T> int64_t potrf(Uplo uplo, Matrix<T>& A, const Options& opti
                    opts(k, k, true));
       for (int64_t j = k + 1; j < nt; ++j) {
         tile::herk(rt, Uplo::Lower, Op::NoTrans, -one, a(j, k), one, a(j, j), opts(k, j, false));
-        for (int64_t i = j + 1; i < nt; ++i)
-          tile::gemm(rt, Op::NoTrans, Op::ConjTrans, T(-1), a(i, k), a(j, k), T(1), a(i, j), opts(k, j, false));
+        // A(i, j) -= A(i, k) A(j, k)^H for i > j
+        tile::gemm_column(rt, Op::ConjTrans, T(-1), A, j + 1, k, a(j, k), T(1), j, opts(k, j, false));
       }
     }
   } else {

@@ -7,7 +7,9 @@
 namespace hetla {
 
 template <typename T> int64_t default_tile_size(int64_t n) {
-  int64_t nb = is_complex_v<T> ? 192 : 256;
+  // Large real problems: bigger tiles make the trailing GEMMs more efficient
+  // (dpotrf n = 8000: nb 384 at 100 GFLOP/s vs 94 at nb 256).
+  int64_t nb = is_complex_v<T> ? 192 : (n >= 6000 ? 384 : 256);
   // Below ~4 tile columns per worker the DAG starves the cores: shrink tiles.
   const int64_t workers = std::max(1, num_threads());
   while (nb > 64 && n / nb < 4 * workers) nb /= 2;
