@@ -20,7 +20,8 @@ void print_bench_help(std::FILE* out) {
                "usage: hetla bench ROUTINE [-n N[,N...]] [-m M] [--nrhs K] [--nb NB] [--precision P[,P...]]\n"
                "                   [--uplo L|U] [--check] [--baseline] [--repeat R] [--threads T] [--json]\n"
                "                   [--devices SPEC] [--schedule static|dynamic] [--distribution 1d|2d|weighted]\n"
-               "                   [--trace FILE.json|FILE.svg]\n"
+               "                   [--trace FILE.json|FILE.svg] [-k K] [--transa N|T|C] [--transb N|T|C]\n"
+               "                   [--degree D] [--method horner|ps] [--weights DEV=W,...] [--energy]\n"
                "\n"
                "Measures one hetla routine; prints one result per configuration (every -n value\n"
                "for every precision).\n"
@@ -54,6 +55,14 @@ void print_bench_help(std::FILE* out) {
                "                       computes from the distribution) [default: dynamic]\n"
                "  --distribution D     1d, 2d or weighted (capability-weighted cyclic)\n"
                "                       [default: weighted under static, none under dynamic]\n"
+               "  -k K                 inner dimension of a product [default: n]\n"
+               "  --transa/--transb X  N, T or C: op() applied to A / B in a product [default: N]\n"
+               "  --degree D           degree of a matrix polynomial [default: 10]\n"
+               "  --method M           horner or ps (Paterson-Stockmeyer) [default: ps]\n"
+               "  --weights LIST       force the work split, e.g. cpu=0.4,emu0=0.6 (device names as\n"
+               "                       `hetla info` shows them) [default: learned / measured weights]\n"
+               "  --energy             report joules per device where the platform exposes them\n"
+               "                       (RAPL, NVML); says so where nothing is readable\n"
                "  --json               one JSON object per line instead of a table\n"
                "  --trace FILE         write the task trace of the last timed hetla run (never the\n"
                "                       baseline): FILE.json is Chrome trace JSON (Perfetto,\n"
@@ -163,6 +172,31 @@ bool parse(int argc, char** argv, int first, BenchArgs& a) {
     } else if (opt == "--threads" || opt == "-t") {
       a.base.threads = static_cast<int>(parse_int(in.value(opt), "--threads", 1, 4096));
       mark(kOptThreads);
+    } else if (opt == "-k") {
+      a.base.k = parse_int(in.value(opt), "-k", 0, kMaxDim);
+      mark(kOptK);
+    } else if (opt == "--transa" || opt == "--transb") {
+      const std::string_view v = in.value(opt);
+      if (v != "N" && v != "T" && v != "C" && v != "n" && v != "t" && v != "c")
+        throw UsageError(std::string(opt) + ": '" + std::string(v) + "' is not N, T or C");
+      (opt == "--transa" ? a.base.transa : a.base.transb) =
+          static_cast<Op>(std::toupper(static_cast<unsigned char>(v[0])));
+      mark(kOptTrans);
+    } else if (opt == "--degree") {
+      a.base.degree = static_cast<int>(parse_int(in.value(opt), "--degree", 0, 10000));
+      mark(kOptDegree);
+    } else if (opt == "--method") {
+      const std::string_view v = in.value(opt);
+      if (v != "horner" && v != "ps") throw UsageError("--method: '" + std::string(v) + "' is not horner or ps");
+      a.base.method = std::string(v);
+      mark(kOptMethod);
+    } else if (opt == "--weights") {
+      a.base.weights = std::string(in.value(opt));
+      mark(kOptWeights);
+    } else if (opt == "--energy") {
+      in.no_value(opt);
+      a.base.energy = true;
+      mark(kOptEnergy);
     } else if (opt == "--json") {
       in.no_value(opt);
       a.json = true;
@@ -267,10 +301,12 @@ int cmd_bench(int argc, char** argv, int first) {
   if (a.routine.empty()) throw UsageError("missing ROUTINE (one of: " + routine_list() + ")");
   const Routine* spec = find_routine(a.routine);
   if (!spec) throw UsageError("unknown routine '" + a.routine + "' (one of: " + routine_list() + ")");
-  const unsigned bits[] = {kOptM, kOptNrhs, kOptNb, kOptPrecision, kOptUplo, kOptCheck, kOptBaseline, kOptRepeat,
-                           kOptThreads};
-  const char* names[] = {"-m", "--nrhs", "--nb", "--precision", "--uplo", "--check", "--baseline", "--repeat",
-                         "--threads"};
+  const unsigned bits[] = {kOptM,      kOptNrhs,  kOptNb,     kOptPrecision, kOptUplo,    kOptCheck,  kOptBaseline,
+                           kOptRepeat, kOptThreads, kOptK, kOptTrans,     kOptDegree, kOptMethod, kOptWeights,
+                           kOptEnergy};
+  const char* names[] = {"-m",       "--nrhs",    "--nb", "--precision",       "--uplo",   "--check",
+                         "--baseline", "--repeat", "--threads", "-k", "--transa/--transb", "--degree",
+                         "--method", "--weights", "--energy"};
   for (std::size_t k = 0; k < std::size(bits); ++k)
     if ((a.given & bits[k]) && !(spec->options & bits[k]))
       throw UsageError(std::string("option ") + names[k] + " does not apply to " + spec->name);

@@ -54,6 +54,12 @@ enum BenchOption : unsigned {
   kOptBaseline = 1u << 6,   // --baseline
   kOptRepeat = 1u << 7,     // --repeat R
   kOptThreads = 1u << 8,    // --threads T
+  kOptK = 1u << 9,          // -k K (inner dimension of a product; default n)
+  kOptTrans = 1u << 10,     // --transa / --transb N|T|C
+  kOptDegree = 1u << 11,    // --degree D (matrix polynomials)
+  kOptMethod = 1u << 12,    // --method horner|ps
+  kOptWeights = 1u << 13,   // --weights dev=w,... (forced work split)
+  kOptEnergy = 1u << 14,    // --energy (joules per device where readable)
 };
 
 struct Routine;
@@ -72,6 +78,12 @@ struct BenchConfig {
   bool baseline = false;
   int repeat = 1;
   int threads = 0;        // resolved before run(): hetla workers (library routines) or 0 = default
+  int64_t k = -1;         // -1: same as n
+  Op transa = Op::NoTrans, transb = Op::NoTrans;
+  int degree = 10;
+  std::string method = "ps";  // horner or ps
+  std::string weights;        // as given to --weights; empty: learned / measured weights
+  bool energy = false;
 };
 
 struct Routine {

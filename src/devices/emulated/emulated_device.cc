@@ -1,6 +1,7 @@
 #include "devices/emulated/emulated_device.hpp"
 
 #include <cstring>
+#include <ctime>
 #include <thread>
 
 namespace hetla::dev {
@@ -10,6 +11,12 @@ EmulatedDevice::EmulatedDevice(std::string name, EmulatedConfig cfg) : Device(Ki
 }
 
 EmulatedDevice::~EmulatedDevice() = default;
+
+double EmulatedDevice::thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
 
 void* EmulatedDevice::allocate(std::size_t bytes) {
   if (cfg_.fail_allocation) return nullptr;

@@ -45,20 +45,25 @@ class EmulatedDevice final : public Device {
   HETLA_DEVICE_KERNEL_OVERRIDES
 
  private:
-  /// Runs f, then waits until the elapsed time is t / speed.
+  /// Runs f, then waits until t / speed has elapsed since it started, t being
+  /// the CPU time the kernel took on this thread (not its wall time: on a
+  /// machine shared by several emulated devices a kernel that waited for a
+  /// core must not be stretched for that wait, or the slow device gets slower
+  /// still under contention).
   template <typename F> auto stretched(F&& f) {
     if (cfg_.fail_kernels) throw std::runtime_error(name() + ": kernel failed (injected fault)");
-    auto t0 = std::chrono::steady_clock::now();
     struct Stretch {
       std::chrono::steady_clock::time_point t0;
-      double speed;
+      double cpu0, speed;
       ~Stretch() {
-        auto t = std::chrono::steady_clock::now() - t0;
-        if (speed < 1.0) std::this_thread::sleep_until(t0 + std::chrono::duration_cast<std::chrono::nanoseconds>(t / speed));
+        if (speed >= 1.0) return;
+        const double t = thread_cpu_seconds() - cpu0;
+        std::this_thread::sleep_until(t0 + std::chrono::nanoseconds(static_cast<int64_t>(t / speed * 1e9)));
       }
-    } stretch{t0, cfg_.speed};
+    } stretch{std::chrono::steady_clock::now(), thread_cpu_seconds(), cfg_.speed};
     return f();
   }
+  static double thread_cpu_seconds();
   void throttle(std::chrono::steady_clock::time_point t0, std::size_t bytes) const;
 
   template <typename T, typename... A> void gemm_t(A... a) { stretched([&] { HostKernelImpl::gemm<T>(a...); }); }
