@@ -5,7 +5,8 @@
 #      labelled `slow`.
 #   3. ThreadSanitizer build (RelWithDebInfo) in ./build-tsan: the runtime tests
 #      (label `runtime`), the emulated-accelerator tests, the Cholesky tests of
-#      tests/linalg/test_potrf.cc and the C API tests (calls from several threads).
+#      tests/linalg/test_potrf.cc, the LU tests (test_getrf*.cc) and the C API
+#      tests (calls from several threads).
 # Every stage runs even if an earlier one failed; the script exits non-zero if
 # any stage failed and prints a summary with the time of each stage.
 #
@@ -59,11 +60,11 @@ stage_asan() {
 }
 
 stage_tsan() {
-  section "3/3 ThreadSanitizer: runtime, emulated devices, Cholesky and C API tests ($TSAN_BUILD_DIR)"
+  section "3/3 ThreadSanitizer: runtime, emulated devices, Cholesky, LU and C API tests ($TSAN_BUILD_DIR)"
   configure "$TSAN_BUILD_DIR" RelWithDebInfo thread || return 1
   local targets=() f
   for f in tests/runtime/*.cc; do targets+=("$(basename "$f" .cc)"); done
-  targets+=(test_potrf test_c_api)
+  targets+=(test_potrf test_getrf test_getrf_c_api test_c_api)
   [ -f tests/devices/test_emulated.cc ] && targets+=(test_emulated)
   cmake --build "$TSAN_BUILD_DIR" -j "$JOBS" --target "${targets[@]}" || return 1
   # OpenBLAS is not instrumented; one BLAS thread keeps its own thread pool out
@@ -74,7 +75,7 @@ stage_tsan() {
   TSAN_OPTIONS="$tsan" OPENBLAS_NUM_THREADS=1 \
     ctest --test-dir "$TSAN_BUILD_DIR" --output-on-failure -j "$JOBS" -L '^(runtime|devices)$' || rc=1
   TSAN_OPTIONS="$tsan" OPENBLAS_NUM_THREADS=1 \
-    ctest --test-dir "$TSAN_BUILD_DIR" --output-on-failure -j "$JOBS" -R '^(Potrf\.|CApi)' || rc=1
+    ctest --test-dir "$TSAN_BUILD_DIR" --output-on-failure -j "$JOBS" -R '^(Potrf\.|Getrf|CApi)' || rc=1
   return $rc
 }
 

@@ -297,12 +297,48 @@ template <typename T> class LarfbWork {
   ScratchMatrix<T> set_[2];
 };
 
+/// The update below on the host alone, when V and C lie as column-major
+/// blocks (views of the user's arrays): one task per block of tile columns,
+/// each a LAPACK larfb, so the GEMMs inside span the whole column height and
+/// the kernel packs V once per block instead of once per tile. Blocks widen
+/// away from j0 (1, 1, 2, 4, 8, 8, ... tile columns), as in LU: the next
+/// panel's column stays fine-grained, far columns make large GEMMs. Returns
+/// false (nothing inserted) when this does not apply.
+template <typename T, typename Prio>
+bool larfb_left_blocks(rt::Runtime& rt, const Reflectors<T>& R, int64_t p, Op op, const Matrix<T>& C, int64_t j0,
+                       int64_t j1, Prio& prio) {
+  const Matrix<T>& A = R.A();
+  const int64_t mt = C.mt(), kp = R.width(p);
+  if (rt.num_devices() != 1 || j0 >= j1 || C.nb() < 128) return false;
+  const auto V = detail::as_block(A, p, mt - 1, p, p);
+  if (!V || !detail::as_block(C, p, mt - 1, j0, j1 - 1)) return false;
+  const Tile<T> Tt = R.t(p).t;
+  for (int64_t ja = j0; ja < j1;) {
+    const int64_t jb = std::min(j1, ja + std::clamp<int64_t>(ja - j0, 1, 8));
+    const Tile<T> Cb = *detail::as_block(C, p, mt - 1, ja, jb - 1);
+    std::vector<rt::Access> acc;
+    for (int64_t i = p; i < mt; ++i) acc.push_back(rt::R(A.handle(i, p)));
+    acc.push_back(rt::R(R.t(p).h));
+    for (int64_t j = ja; j < jb; ++j)
+      for (int64_t i = p; i < mt; ++i) acc.push_back(rt::RW(C.handle(i, j)));
+    const double flops = 4.0 * flop_scale<T>() * static_cast<double>(Cb.mb) * Cb.nb * kp;
+    rt.insert(
+        [=, v = *V](rt::TaskContext&) {  // host memory: views of the user's arrays
+          blas::larfb_left(op, Cb.mb, Cb.nb, kp, v.data, v.ld, Tt.data, Tt.ld, Cb.data, Cb.ld);
+        },
+        acc.data(), acc.size(), {prio(ja), "larfb", rt::kHostOnly, dev::KernelId::None, flops});
+    ja = jb;
+  }
+  return true;
+}
+
 /// C(p.., j) = op(H_p) C(p.., j) for the tile columns j in [j0, j1) of C, whose
 /// tile rows are those of the reflectors' A; op(H) = I - V op(T) V^H.
 /// `prio(j)` gives the priority of the tasks on column j.
 template <typename T, typename Prio>
 void larfb_left(rt::Runtime& rt, const Reflectors<T>& R, int64_t p, Op op, const Matrix<T>& C, int64_t j0,
                 int64_t j1, const Matrix<T>& W, Prio&& prio) {
+  if (larfb_left_blocks(rt, R, p, op, C, j0, j1, prio)) return;
   for (int64_t j = j0; j < j1; ++j) {
     const Opts o{prio(j)};
     const Ref<T> w = lead(ref(W, 0, j), R.width(p), C.tile_nb(j));

@@ -1,6 +1,6 @@
 // hetla bench gesv: factor A = P^T L U and solve A X = B.
 #include "bench/common.hpp"
-#include "bench/flops_lu.hpp"
+#include "bench/flops.hpp"
 #include "hetla/lu.hpp"
 #include "kernels/host/lapack_lu.hpp"
 

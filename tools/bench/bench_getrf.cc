@@ -1,6 +1,6 @@
 // hetla bench getrf: LU factorization with partial pivoting P A = L U (m x n).
 #include "bench/common.hpp"
-#include "bench/flops_lu.hpp"
+#include "bench/flops.hpp"
 #include "checks_lu.hpp"
 #include "hetla/lu.hpp"
 #include "kernels/host/lapack_lu.hpp"

@@ -65,6 +65,29 @@ int64_t larft(int64_t n, int64_t k, const T* V, int64_t ldv, const T* tau, T* Tm
   else return LAPACKE_zlarft_work(LAPACK_COL_MAJOR, 'F', 'C', n, k, lp(V), ldv, lp(tau), lp(Tm), ldt);
 }
 
+// ---- larfb (from the left, forward, columnwise): C = op(H) C with
+// H = I - V T V^H, V m x k unit lower trapezoidal (its upper triangle is not
+// read), C m x n. LAPACK builds it from TRMMs and GEMMs on the whole block.
+template <typename T>
+void larfb_left(Op op, int64_t m, int64_t n, int64_t k, const T* V, int64_t ldv, const T* Tm, int64_t ldt, T* C,
+                int64_t ldc) {
+  using namespace qr_detail;
+  if (m == 0 || n == 0 || k == 0) return;
+  const char tr = trans_letter<T>(op);
+  std::vector<T> work(static_cast<std::size_t>(n * k));
+  const lapack_int ldw = static_cast<lapack_int>(n);
+  if constexpr (is_s<T>)
+    LAPACKE_slarfb_work(LAPACK_COL_MAJOR, 'L', tr, 'F', 'C', m, n, k, V, ldv, Tm, ldt, C, ldc, work.data(), ldw);
+  else if constexpr (is_d<T>)
+    LAPACKE_dlarfb_work(LAPACK_COL_MAJOR, 'L', tr, 'F', 'C', m, n, k, V, ldv, Tm, ldt, C, ldc, work.data(), ldw);
+  else if constexpr (is_c<T>)
+    LAPACKE_clarfb_work(LAPACK_COL_MAJOR, 'L', tr, 'F', 'C', m, n, k, lp(V), ldv, lp(Tm), ldt, lp(C), ldc,
+                        lp(work.data()), ldw);
+  else
+    LAPACKE_zlarfb_work(LAPACK_COL_MAJOR, 'L', tr, 'F', 'C', m, n, k, lp(V), ldv, lp(Tm), ldt, lp(C), ldc,
+                        lp(work.data()), ldw);
+}
+
 // ---- ungqr (orgqr for real types): the first n columns of H(1)...H(k), m >= n >= k.
 template <typename T> int64_t ungqr(int64_t m, int64_t n, int64_t k, T* A, int64_t lda, const T* tau) {
   using namespace qr_detail;
