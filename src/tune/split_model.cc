@@ -1,0 +1,146 @@
+#include "tune/split_model.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <numeric>
+#include <sstream>
+#include <stdexcept>
+
+#include "tune/calibrate.hpp"
+
+namespace hetla::tune {
+
+namespace {
+
+std::vector<double> normalised(std::vector<double> s) {
+  double total = 0;
+  for (double& x : s) total += (x = std::max(0.0, x));
+  if (total > 0)
+    for (double& x : s) x /= total;
+  return s;
+}
+
+}  // namespace
+
+std::optional<std::vector<double>> SplitModel::predict(const std::string& devices, double n) const {
+  const SplitPoint *lo = nullptr, *hi = nullptr;  // nearest learned sizes below / above n
+  for (const auto& p : points_) {
+    if (p.devices != devices) continue;
+    if (p.n <= n && (!lo || p.n > lo->n)) lo = &p;
+    if (p.n >= n && (!hi || p.n < hi->n)) hi = &p;
+  }
+  if (!lo && !hi) return std::nullopt;
+  if (!lo) return hi->shares;
+  if (!hi || hi->n == lo->n) return lo->shares;
+  const double t = (n - lo->n) / (hi->n - lo->n);
+  std::vector<double> s(lo->shares.size());
+  for (std::size_t d = 0; d < s.size(); ++d) s[d] = (1 - t) * lo->shares[d] + t * hi->shares[d];
+  return normalised(std::move(s));
+}
+
+void SplitModel::set(SplitPoint p) {
+  p.shares = normalised(std::move(p.shares));
+  for (auto& q : points_)
+    if (q.devices == p.devices && q.n == p.n) {
+      q = std::move(p);
+      return;
+    }
+  points_.push_back(std::move(p));
+  std::sort(points_.begin(), points_.end(),
+            [](const SplitPoint& a, const SplitPoint& b) { return a.devices != b.devices ? a.devices < b.devices : a.n < b.n; });
+}
+
+std::string SplitModel::default_path() {
+  if (const char* p = std::getenv("HETLA_SPLIT_MODEL"); p && *p) return p;
+  return (std::filesystem::path(weights_path()).parent_path() / "split.json").string();
+}
+
+// One point per line between the brackets:
+//   {"devices": "cpu:X|emu:Y", "n": 2000, "shares": [0.61, 0.39]},
+// Device keys contain no quote or backslash (see device_key), so the format
+// needs no escaping.
+void SplitModel::save(const std::string& path) const {
+  const std::filesystem::path p(path);
+  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
+  std::ostringstream out;
+  out.precision(17);
+  out << "{\"gemm_split\": [\n";
+  for (std::size_t i = 0; i < points_.size(); ++i) {
+    const auto& q = points_[i];
+    out << "  {\"devices\": \"" << q.devices << "\", \"n\": " << q.n << ", \"shares\": [";
+    for (std::size_t d = 0; d < q.shares.size(); ++d) out << (d ? ", " : "") << q.shares[d];
+    out << "]}" << (i + 1 < points_.size() ? "," : "") << "\n";
+  }
+  out << "]}\n";
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::trunc);
+    f << out.str();
+    if (!f) throw std::runtime_error("cannot write " + tmp);
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+SplitModel SplitModel::load(const std::string& path) {
+  SplitModel m;
+  std::ifstream f(path);
+  if (!f) return m;
+  std::string line;
+  int lineno = 0;
+  auto bad = [&](const std::string& why) {
+    return std::runtime_error(path + ":" + std::to_string(lineno) + ": " + why);
+  };
+  while (std::getline(f, line)) {
+    ++lineno;
+    const auto d0 = line.find("\"devices\": \"");
+    if (d0 == std::string::npos) continue;
+    SplitPoint p;
+    const auto d1 = line.find('"', d0 + 12);
+    const auto n0 = line.find("\"n\": ", d1 == std::string::npos ? 0 : d1);
+    const auto s0 = line.find('[', n0 == std::string::npos ? 0 : n0), s1 = line.find(']', s0 == std::string::npos ? 0 : s0);
+    if (d1 == std::string::npos || n0 == std::string::npos || s0 == std::string::npos || s1 == std::string::npos)
+      throw bad("malformed split entry");
+    p.devices = line.substr(d0 + 12, d1 - d0 - 12);
+    try {
+      p.n = std::stod(line.substr(n0 + 5));
+      std::stringstream ss(line.substr(s0 + 1, s1 - s0 - 1));
+      for (std::string item; std::getline(ss, item, ',');) p.shares.push_back(std::stod(item));
+    } catch (const std::exception&) {
+      throw bad("malformed number");
+    }
+    if (p.shares.empty() || !(p.n > 0)) throw bad("empty shares or bad n");
+    m.set(std::move(p));
+  }
+  return m;
+}
+
+double busy_imbalance(const std::vector<double>& busy) {
+  double mx = 0, sum = 0;
+  int k = 0;
+  for (double b : busy)
+    if (b > 0) mx = std::max(mx, b), sum += b, ++k;
+  return k == 0 ? 1.0 : mx / (sum / k);
+}
+
+std::vector<double> learn_split(const std::vector<double>& start, const SplitRun& run, int rounds) {
+  std::vector<double> shares = normalised(start), best = shares;
+  double best_imb = std::numeric_limits<double>::infinity();
+  for (int r = 0; r < std::max(1, rounds); ++r) {
+    const std::vector<double> busy = run(shares);
+    const double imb = busy_imbalance(busy);
+    if (imb < best_imb) best_imb = imb, best = shares;
+    // share / busy is the device's rate on this very problem (its transfers
+    // and overheads included): shares proportional to it equalise busy time.
+    std::vector<double> next(shares.size(), 0);
+    for (std::size_t d = 0; d < shares.size(); ++d)
+      next[d] = shares[d] > 0 && d < busy.size() && busy[d] > 0 ? shares[d] / busy[d] : 0;
+    if (std::accumulate(next.begin(), next.end(), 0.0) <= 0) break;
+    shares = normalised(std::move(next));
+  }
+  return best;
+}
+
+}  // namespace hetla::tune
