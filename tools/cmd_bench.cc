@@ -204,7 +204,6 @@ bool parse(int argc, char** argv, int first, BenchArgs& a) {
     } else if (opt == "--energy") {
       in.no_value(opt);
       a.base.energy = true;
-      mark(kOptEnergy);
     } else if (opt == "--json") {
       in.no_value(opt);
       a.json = true;
@@ -310,16 +309,17 @@ int cmd_bench(int argc, char** argv, int first) {
   const Routine* spec = find_routine(a.routine);
   if (!spec) throw UsageError("unknown routine '" + a.routine + "' (one of: " + routine_list() + ")");
   const unsigned bits[] = {kOptM,      kOptNrhs,  kOptNb,     kOptPrecision, kOptUplo,    kOptCheck,  kOptBaseline,
-                           kOptRepeat, kOptThreads, kOptK, kOptTrans,     kOptDegree, kOptMethod, kOptWeights,
-                           kOptEnergy};
+                           kOptRepeat, kOptThreads, kOptK, kOptTrans,     kOptDegree, kOptMethod, kOptWeights};
   const char* names[] = {"-m",       "--nrhs",    "--nb", "--precision",       "--uplo",   "--check",
                          "--baseline", "--repeat", "--threads", "-k", "--transa/--transb", "--degree",
-                         "--method", "--weights", "--energy"};
+                         "--method", "--weights"};
   for (std::size_t k = 0; k < std::size(bits); ++k)
     if ((a.given & bits[k]) && !(spec->options & bits[k]))
       throw UsageError(std::string("option ") + names[k] + " does not apply to " + spec->name);
   if (a.devices_given && !spec->library)
     throw UsageError("options --devices/--schedule/--distribution do not apply to " + spec->name);
+  if (a.base.energy && !spec->library)
+    throw UsageError("option --energy does not apply to " + spec->name + " (it runs no library call)");
   if (!a.trace.empty() && !spec->library)
     throw UsageError("option --trace does not apply to " + spec->name + " (it runs no library call)");
   if (a.ns.empty()) a.ns.push_back(spec->default_n);
@@ -362,12 +362,16 @@ int cmd_bench(int argc, char** argv, int first) {
         }
         // Library routines are always traced (see the overhead note in --help).
         std::optional<TraceCapture> capture;
-        if (spec->library) capture.emplace();
+        if (spec->library) capture.emplace(c.energy);
         Record rec = spec->run(c);
         if (capture && capture->captured()) {
           const trace::Summary sum = trace::summarize(capture->events(), capture->num_workers(), capture->seconds());
           add_trace_summary(rec, sum);
           add_device_summary(rec, *capture);
+          add_energy_summary(rec, *capture);
+          if (capture->energy_meter() && !capture->energy_meter()->available() && !a.json)
+            std::fprintf(stderr, "hetla bench: --energy: nothing measured (%s)\n",
+                         capture->energy_meter()->unavailable_reason().c_str());
           if (!a.trace.empty()) {
             const std::string path = trace_path(a.trace, several, p, n);
             try {

@@ -409,6 +409,20 @@ TEST(Cli, TraceFileThatCannotBeWrittenFails) {
   EXPECT_EQ(recs[0]["trace"], "null");
 }
 
+// --energy: joules per counter where readable, else null with the reason
+// (never zeros that were not measured).
+TEST(Cli, EnergyIsMeasuredOrExplained) {
+  auto r = run("bench potrf -n 300 --energy --json");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto recs = json_lines(r.out);
+  ASSERT_EQ(recs.size(), 1u);
+  if (recs[0]["energy"] == "null") {
+    EXPECT_NE(recs[0]["energy_note"].find("not measured"), std::string::npos) << r.out;
+  } else {
+    EXPECT_NE(recs[0]["energy"].find("joules"), std::string::npos) << r.out;
+  }
+}
+
 TEST(Cli, UsageErrorsExitWith2) {
   for (const char* args :
        {"", "frobnicate", "bench", "bench nosuchroutine", "bench potrf --bogus", "bench potrf -n", "bench potrf -n x",
@@ -416,7 +430,8 @@ TEST(Cli, UsageErrorsExitWith2) {
         "bench potrf --nrhs 3", "bench potrf --check=yes", "bench runtime --precision d", "bench potrf extra arg",
         "bench posv --repeat 0", "info --bogus", "demo --bogus", "version extra", "bench potrf --trace t.txt",
         "bench potrf --trace t.svgz", "bench potrf --trace .svg", "bench potrf --trace",
-        "bench runtime --trace t.json"}) {
+        "bench runtime --trace t.json", "bench runtime --energy", "bench potrf --energy=1", "bench potrf -k 3",
+        "bench potrf --degree 3", "bench getrf --transa X"}) {
     auto r = run(args);
     EXPECT_EQ(r.rc, 2) << "hetla " << args << "\n" << r.out << r.err;
     EXPECT_FALSE(r.err.empty()) << "no message for: hetla " << args;

@@ -12,7 +12,10 @@ TraceCapture* g_active = nullptr;
 TraceCapture* g_paused = nullptr;
 }  // namespace
 
-TraceCapture::TraceCapture() : previous_(g_active) { g_active = this; }
+TraceCapture::TraceCapture(bool energy)
+    : energy_(energy ? std::make_unique<util::EnergyMeter>() : nullptr), previous_(g_active) {
+  g_active = this;
+}
 
 TraceCapture::~TraceCapture() {
   end(-1);
@@ -38,12 +41,15 @@ void TraceCapture::begin() {
   runtime.reset_stats();
   runtime.set_trace(rec_.get());
   recording_ = true;
+  if (energy_) energy_->start();
 }
 
 void TraceCapture::end(double seconds) noexcept {
   if (!recording_) return;
   std::lock_guard<std::recursive_mutex> lock(detail::call_mutex());
   detail::runtime().set_trace(nullptr);
+  std::vector<util::EnergySample> joules;
+  if (energy_) joules = energy_->stop();
   recording_ = false;
   if (seconds < 0) return;  // the run failed: keep the previous run, if any
   try {
@@ -58,6 +64,7 @@ void TraceCapture::end(double seconds) noexcept {
     events_ = rec_->events();
     num_workers_ = rec_->num_workers();
     seconds_ = seconds;
+    joules_ = std::move(joules);
     captured_ = true;
   } catch (const std::bad_alloc&) {
     events_.clear();
@@ -108,6 +115,21 @@ void add_device_summary(Record& rec, const TraceCapture& cap) {
             ",\"evictions\":" + std::to_string(d.stats.evictions) + "}";
   }
   rec.add("devices", RawJson{list + "]"}, "-");
+}
+
+void add_energy_summary(Record& rec, const TraceCapture& cap) {
+  const util::EnergyMeter* meter = cap.energy_meter();
+  if (!meter) return;
+  if (!meter->available()) {
+    rec.add("energy", Value(), "-").add("energy_note", "not measured: " + meter->unavailable_reason(), "-");
+    return;
+  }
+  std::string list = "[";
+  for (std::size_t k = 0; k < cap.joules().size(); ++k) {
+    const auto& e = cap.joules()[k];
+    list += std::string(k ? "," : "") + "{\"device\":" + json_escape(e.device) + ",\"joules\":" + json_value(e.joules) + "}";
+  }
+  rec.add("energy", RawJson{list + "]"}, "-");
 }
 
 Record make_record(const BenchConfig& c, const LinalgResult& r) {

@@ -20,6 +20,7 @@
 #include "runtime/runtime.hpp"
 #include "trace/trace.hpp"
 #include "util/blas_threads.hpp"
+#include "util/energy.hpp"
 
 namespace hetla::cli {
 
@@ -41,7 +42,9 @@ template <typename F> decltype(auto) with_precision(char p, F&& f) {
 /// untimed vendor call) never replaces them.
 class TraceCapture {
  public:
-  TraceCapture();  // becomes the active capture
+  /// Becomes the active capture; with `energy`, also reads the energy
+  /// counters around every timed run (see util::EnergyMeter).
+  explicit TraceCapture(bool energy = false);
   ~TraceCapture();
   TraceCapture(const TraceCapture&) = delete;
   TraceCapture& operator=(const TraceCapture&) = delete;
@@ -68,6 +71,10 @@ class TraceCapture {
     rt::DeviceStats stats;
   };
   const std::vector<DeviceRun>& devices() const { return devices_; }
+  /// Energy of the recorded run per counter (needs `energy` and readable
+  /// counters); energy_meter() is null without `energy`.
+  const std::vector<util::EnergySample>& joules() const { return joules_; }
+  const util::EnergyMeter* energy_meter() const { return energy_.get(); }
 
   /// Pauses the active capture for its lifetime.
   class Pause {
@@ -86,6 +93,8 @@ class TraceCapture {
   std::vector<trace::Event> events_;
   std::vector<std::string> row_names_;
   std::vector<DeviceRun> devices_;
+  std::unique_ptr<util::EnergyMeter> energy_;
+  std::vector<util::EnergySample> joules_;
   int num_workers_ = 0;
   double seconds_ = 0;
   bool captured_ = false;
@@ -160,6 +169,9 @@ Record make_record(const BenchConfig& c, const LinalgResult& r);
 /// tasks, busy_pct) and kernels (per label: count, seconds, share_pct).
 /// Adds `devices`: per device tasks, share of flops, busy %, bytes in/out, evictions.
 void add_device_summary(Record& rec, const TraceCapture& cap);
+/// Adds `energy` (per counter: device, joules of the recorded run) or, where
+/// no counter is readable, energy null and `energy_note` saying why.
+void add_energy_summary(Record& rec, const TraceCapture& cap);
 void add_trace_summary(Record& rec, const trace::Summary& s);
 
 }  // namespace hetla::cli

@@ -59,7 +59,6 @@ enum BenchOption : unsigned {
   kOptDegree = 1u << 11,    // --degree D (matrix polynomials)
   kOptMethod = 1u << 12,    // --method horner|ps
   kOptWeights = 1u << 13,   // --weights dev=w,... (forced work split)
-  kOptEnergy = 1u << 14,    // --energy (joules per device where readable)
 };
 
 struct Routine;
