@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -49,6 +50,8 @@ struct Task {
   int device = 0;      // where it was placed
   int forced = -1;     // TaskOptions::device
   int64_t est_ns = 0;  // its estimated duration there (queued-work accounting)
+  std::size_t pinned = 0;  // leading accesses its device's copy engine pinned (staged) there
+  uint64_t fetch_engines = 0;  // host task: bit e = write-backs of its inputs requested from device e's copy engine
 };
 
 TaskBody& Runtime::body_of(Task* t) { return t->body; }
@@ -76,14 +79,22 @@ Runtime::Runtime(RuntimeConfig cfg) : cfg_(std::move(cfg)), id_(g_runtime_ids.fe
   // Capability weights until calibration replaces them: the host rate per
   // kernel, scaled by each device's nominal speed.
   const double host = cfg_.host_core_gflops * 1e9;
-  const double host_rate[kKernels] = {host, host, 0.8 * host, 0.7 * host, 0.35 * host};
   rates_.assign(devices_.size() * kKernels, 0.0);
   for (std::size_t d = 0; d < devices_.size(); ++d)
-    for (std::size_t k = 0; k < kKernels; ++k) rates_[d * kKernels + k] = host_rate[k] * devices_[d]->nominal_speed();
+    for (std::size_t k = 0; k < kKernels; ++k)
+      rates_[d * kKernels + k] =
+          host * dev::default_relative_rate(static_cast<dev::KernelId>(k)) * devices_[d]->nominal_speed();
 
   for (auto& q : queues_) q->heap.reserve(1024);
-  threads_.reserve(static_cast<std::size_t>(num_workers_ - 1));
+  if (const char* env = std::getenv("HETLA_PREFETCH_DEPTH"); env && *env)  // A/B runs: 0 = synchronous copies
+    cfg_.prefetch_depth = std::max(0, std::atoi(env));
+  if (cfg_.prefetch_depth > 0 && devices_.size() > 1) {
+    engines_.resize(devices_.size());
+    for (std::size_t d = 1; d < devices_.size(); ++d) engines_[d] = std::make_unique<CopyEngine>();
+  }
+  threads_.reserve(static_cast<std::size_t>(num_workers_ - 1) + engines_.size());
   for (int w = 1; w < num_workers_; ++w) threads_.emplace_back([this, w] { worker_loop(w); });
+  for (int d = 1; d < static_cast<int>(engines_.size()); ++d) threads_.emplace_back([this, d] { copy_loop(d); });
 }
 
 Runtime::~Runtime() {
@@ -96,6 +107,12 @@ Runtime::~Runtime() {
     stop_ = true;
   }
   for (auto& q : queues_) q->cv.notify_all();
+  for (auto& e : engines_) {
+    if (!e) continue;
+    { std::lock_guard<std::mutex> lk(e->mutex); }  // a waiter has either seen stop_ or is asleep now
+    e->staged_cv.notify_all();
+    e->room_cv.notify_all();
+  }
   for (auto& th : threads_) th.join();
 }
 
@@ -182,6 +199,8 @@ void Runtime::submit(Task* t, const Access* acc, std::size_t nacc, const TaskOpt
   t->kernel = opt.kernel;
   t->flops = opt.flops;
   t->forced = opt.device;
+  t->pinned = 0;
+  t->fetch_engines = 0;
   t->acc.assign(acc, acc + nacc);
   t->pending.store(1, std::memory_order_relaxed);
   in_flight_.fetch_add(1, std::memory_order_relaxed);
@@ -225,7 +244,8 @@ int Runtime::place(Task* t) {
   t->est_ns = 0;
   if (devices_.size() == 1) return 0;
   const bool any_device = t->kernel != dev::KernelId::None && !(t->flags & (kHostOnly | kMemoryBound));
-  auto device_can = [&](int d) { return any_device && devices_[static_cast<std::size_t>(d)]->has_kernel(t->kernel); };
+  const bool fp64 = t->flags & kFp64;
+  auto device_can = [&](int d) { return any_device && devices_[static_cast<std::size_t>(d)]->can_run(t->kernel, fp64); };
   bool accel_can = false;
   for (int d = 1; d < num_devices(); ++d) accel_can = accel_can || device_can(d);
   auto capable = [&](int d) { return d == 0 ? (cfg_.host_computes || !accel_can) : device_can(d); };
@@ -303,6 +323,8 @@ void Runtime::push_ready_batch(Task** ts, std::size_t n) {
 
 void Runtime::push_to(int d, Task** ts, std::size_t n) {
   Queue& q = *queues_[static_cast<std::size_t>(d)];
+  if (d == 0 && copy_engines_on())  // before the task is visible to host workers
+    for (std::size_t i = 0; i < n; ++i) request_write_backs(ts[i]);
   int wake = 0;
   {
     std::lock_guard<std::mutex> lk(q.mutex);
@@ -312,6 +334,12 @@ void Runtime::push_to(int d, Task** ts, std::size_t n) {
     }
     q.size.store(q.heap.size(), std::memory_order_release);
     wake = std::min<int>(q.sleepers, static_cast<int>(n));
+  }
+  if (d != 0 && copy_engines_on()) {  // the copy engine takes the device's ready tasks
+    CopyEngine& e = *engines_[static_cast<std::size_t>(d)];
+    { std::lock_guard<std::mutex> lk(e.mutex); }  // it saw the new size or is asleep now
+    e.room_cv.notify_one();
+    return;
   }
   if (wake == 1) q.cv.notify_one();
   else if (wake > 1) q.cv.notify_all();
@@ -333,15 +361,20 @@ Task* Runtime::try_pop(int d) {
 
 Replica& Runtime::replica(Handle* h, int d) { return h->replicas[static_cast<std::size_t>(d)]; }
 
+trace::Recorder* Runtime::recorder_for(int row) const {
+  trace::Recorder* rec = tracer_;
+  return rec && row < rec->num_workers() ? rec : nullptr;
+}
+
 // Brings the newest copy (a Modified replica) back to host memory; h locked.
-void Runtime::fetch_to_host(Handle* h, int worker) {
+void Runtime::fetch_to_host(Handle* h, int row) {
   for (int d = 1; d < num_devices(); ++d) {
     Replica& r = replica(h, d);
     if (r.state.load() != ReplicaState::Modified) continue;
-    trace::Recorder* rec = tracer_;
+    trace::Recorder* rec = recorder_for(row);
     double t0 = rec ? rec->now() : 0;
     devices_[static_cast<std::size_t>(d)]->copy_out(h->host_data, h->ld, r.ptr, h->rows, h->cols, h->elem_size);
-    if (rec) rec->record(worker, "copy_out", t0, rec->now(), trace::Kind::Transfer, h->bytes);
+    if (rec) rec->record(row, "copy_out", t0, rec->now(), trace::Kind::Transfer, h->bytes);
     dstate_[static_cast<std::size_t>(d)]->bytes_out += h->bytes;
     r.state = ReplicaState::Shared;
     break;
@@ -350,52 +383,160 @@ void Runtime::fetch_to_host(Handle* h, int worker) {
 }
 
 // Allocates on device d, evicting least recently used unpinned replicas
-// (writing dirty ones back) until the allocation fits.
-void* Runtime::allocate_on(int d, std::size_t bytes, int worker) {
+// (writing dirty ones back) until the allocation fits. When everything
+// resident is pinned and `wait_for_memory` (the copy engine staging a task),
+// waits for tasks staged or running on d to release their pins rather than
+// fail: only when nothing else holds pins is the device really too small.
+void* Runtime::allocate_on(int d, std::size_t bytes, int row, bool wait_for_memory) {
   auto& dv = *devices_[static_cast<std::size_t>(d)];
   if (void* p = dv.allocate(bytes)) return p;
+  CopyEngine* e = wait_for_memory && copy_engines_on() ? engines_[static_cast<std::size_t>(d)].get() : nullptr;
   DeviceState& ds = *dstate_[static_cast<std::size_t>(d)];
-  std::lock_guard<std::mutex> lk(ds.mutex);
-  std::sort(ds.resident.begin(), ds.resident.end(),
-            [&](Handle* a, Handle* b) { return replica(a, d).last_use < replica(b, d).last_use; });
-  std::size_t kept = 0;
-  void* p = nullptr;
-  for (std::size_t i = 0; i < ds.resident.size(); ++i) {
-    Handle* h = ds.resident[i];
-    bool evicted = false;
-    if (!p) {
-      h->lock.lock();
-      Replica& r = replica(h, d);
-      if (r.ptr && r.pins == 0) {
-        trace::Recorder* rec = tracer_;
-        double t0 = rec ? rec->now() : 0;
-        if (r.state.load() == ReplicaState::Modified) {
-          dv.copy_out(h->host_data, h->ld, r.ptr, h->rows, h->cols, h->elem_size);
-          dstate_[static_cast<std::size_t>(d)]->bytes_out += h->bytes;
-          h->host_valid = true;
-        }
-        dv.deallocate(r.ptr, h->bytes);
-        r.ptr = nullptr;
-        r.state = ReplicaState::Invalid;
-        evicted = true;
-        dstate_[static_cast<std::size_t>(d)]->evictions++;
-        if (rec) rec->record(worker, "evict", t0, rec->now(), trace::Kind::Transfer, h->bytes);
-      }
-      h->lock.unlock();
-      if (evicted) p = dv.allocate(bytes);
+  for (;;) {
+    uint64_t seen = 0;
+    if (e) {
+      std::lock_guard<std::mutex> lk(e->mutex);
+      seen = e->unpins;
     }
-    if (!evicted) ds.resident[kept++] = h;
-  }
-  ds.resident.resize(kept);
-  if (!p)
+    void* p = nullptr;
+    {
+      std::lock_guard<std::mutex> lk(ds.mutex);
+      std::sort(ds.resident.begin(), ds.resident.end(),
+                [&](Handle* a, Handle* b) { return replica(a, d).last_use < replica(b, d).last_use; });
+      std::size_t kept = 0;
+      for (std::size_t i = 0; i < ds.resident.size(); ++i) {
+        Handle* h = ds.resident[i];
+        bool evicted = false;
+        if (!p) {
+          h->lock.lock();
+          Replica& r = replica(h, d);
+          if (r.ptr && r.pins == 0) {
+            trace::Recorder* rec = recorder_for(row);
+            double t0 = rec ? rec->now() : 0;
+            if (r.state.load() == ReplicaState::Modified) {
+              try {
+                dv.copy_out(h->host_data, h->ld, r.ptr, h->rows, h->cols, h->elem_size);
+              } catch (...) {
+                h->lock.unlock();
+                // [kept, i) holds entries already moved down (or dropped)
+                ds.resident.erase(ds.resident.begin() + static_cast<std::ptrdiff_t>(kept),
+                                  ds.resident.begin() + static_cast<std::ptrdiff_t>(i));
+                throw;
+              }
+              dstate_[static_cast<std::size_t>(d)]->bytes_out += h->bytes;
+              h->host_valid = true;
+            }
+            dv.deallocate(r.ptr, h->bytes);
+            r.ptr = nullptr;
+            r.state = ReplicaState::Invalid;
+            evicted = true;
+            dstate_[static_cast<std::size_t>(d)]->evictions++;
+            if (rec) rec->record(row, "evict", t0, rec->now(), trace::Kind::Transfer, h->bytes);
+          }
+          h->lock.unlock();
+          if (evicted) p = dv.allocate(bytes);
+        }
+        if (!evicted) ds.resident[kept++] = h;
+      }
+      ds.resident.resize(kept);
+    }
+    if (p) return p;
+    if (e) {
+      std::unique_lock<std::mutex> lk(e->mutex);
+      if (e->unpins != seen) continue;  // pins were released meanwhile: try again
+      if (e->active > 0) {
+        e->room_cv.wait(lk, [&] { return e->unpins != seen || stop_.load(); });
+        if (!stop_.load()) continue;
+      }
+    }
     throw std::runtime_error(dv.name() + ": out of device memory (" + std::to_string(bytes) +
                              " bytes needed, nothing left to evict)");
-  return p;
+  }
+}
+
+// Makes h's replica on accelerator d allocated and, for a read, valid; `pin`:
+// also pins it (else the caller's task pinned it already). The copy itself
+// runs without h's lock: the replica is pinned (not evictable) and marked
+// filling (it stays Invalid, so nobody uses it, until the copy completed).
+// Dependences keep the source stable meanwhile: a task that reads h is ready
+// only once h's last writer finished, and no later writer starts before it.
+// On an exception nothing stays pinned by this call.
+void Runtime::acquire_on(Handle* h, Mode m, int d, int row, bool pin) {
+  auto& dv = *devices_[static_cast<std::size_t>(d)];
+  Replica& r = replica(h, d);
+  h->lock.lock();
+  if (pin) {
+    bool added = false;
+    while (!r.ptr) {
+      h->lock.unlock();
+      void* p = allocate_on(d, h->bytes, row, /*wait_for_memory=*/row >= num_workers_);
+      h->lock.lock();
+      if (!r.ptr) {
+        r.ptr = p;
+        added = true;
+      } else {  // another thread of d won
+        h->lock.unlock();
+        dv.deallocate(p, h->bytes);
+        h->lock.lock();
+      }
+    }
+    ++r.pins;
+    r.last_use = use_clock_.fetch_add(1, std::memory_order_relaxed);
+    if (added) {  // pinned already, so it stays while unlocked
+      h->lock.unlock();
+      {
+        DeviceState& ds = *dstate_[static_cast<std::size_t>(d)];
+        std::lock_guard<std::mutex> lk(ds.mutex);
+        ds.resident.push_back(h);
+      }
+      h->lock.lock();
+    }
+  }
+  auto fail = [&] {  // h locked
+    if (pin && r.pins > 0) --r.pins;
+    h->lock.unlock();
+  };
+  if (reads(m)) {
+    while (r.filling) {  // another thread of d is filling it
+      h->lock.unlock();
+      std::this_thread::yield();
+      h->lock.lock();
+    }
+    if (r.state.load() == ReplicaState::Invalid) {
+      try {
+        if (!h->host_valid.load()) fetch_to_host(h, row);
+      } catch (...) {
+        fail();
+        throw;
+      }
+      r.filling = true;
+      void* dst = r.ptr;
+      h->lock.unlock();
+      trace::Recorder* rec = recorder_for(row);
+      double t0 = rec ? rec->now() : 0;
+      try {
+        dv.copy_in(dst, h->host_data, h->ld, h->rows, h->cols, h->elem_size);
+      } catch (...) {
+        h->lock.lock();
+        r.filling = false;
+        fail();
+        throw;
+      }
+      if (rec) rec->record(row, "copy_in", t0, rec->now(), trace::Kind::Transfer, h->bytes);
+      dstate_[static_cast<std::size_t>(d)]->bytes_in += h->bytes;
+      h->lock.lock();
+      r.state = ReplicaState::Shared;
+      r.filling = false;
+    }
+  }
+  h->lock.unlock();
 }
 
 // Makes the task's data valid where it runs (d) and records exclusive
 // ownership for what it writes. Dependences guarantee that no other task
 // uses a written handle meanwhile, so invalidating other copies is safe here.
+// On an accelerator the first t->pinned accesses were staged by the copy
+// engine (pinned, inputs copied); `pinned` counts the pinned accesses.
 void Runtime::prepare_data(Task* t, int d, int worker, void** ptrs, int64_t* lds, std::size_t& pinned) {
   const bool multi = devices_.size() > 1;
   for (std::size_t i = 0; i < t->acc.size(); ++i) {
@@ -404,7 +545,14 @@ void Runtime::prepare_data(Task* t, int d, int worker, void** ptrs, int64_t* lds
     if (d == 0) {
       if (multi) {
         h->lock.lock();
-        if (!h->host_valid.load() && reads(m)) fetch_to_host(h, worker);
+        if (!h->host_valid.load() && reads(m)) {
+          try {
+            fetch_to_host(h, worker);
+          } catch (...) {
+            h->lock.unlock();
+            throw;
+          }
+        }
         if (writes(m)) {
           h->host_valid = true;
           for (int e = 1; e < num_devices(); ++e) replica(h, e).state = ReplicaState::Invalid;
@@ -415,32 +563,11 @@ void Runtime::prepare_data(Task* t, int d, int worker, void** ptrs, int64_t* lds
       lds[i] = h->ld;
       continue;
     }
+    const bool staged = i < pinned;
+    acquire_on(h, m, d, worker, /*pin=*/!staged);  // staged: only checks its input is valid
+    if (!staged) ++pinned;
     Replica& r = replica(h, d);
     h->lock.lock();
-    if (!r.ptr) {
-      h->lock.unlock();
-      void* p = allocate_on(d, h->bytes, worker);
-      {
-        DeviceState& ds = *dstate_[static_cast<std::size_t>(d)];
-        std::lock_guard<std::mutex> lk(ds.mutex);
-        ds.resident.push_back(h);
-      }
-      h->lock.lock();
-      if (r.ptr) devices_[static_cast<std::size_t>(d)]->deallocate(p, h->bytes);  // another worker of d won
-      else r.ptr = p;
-    }
-    ++r.pins;
-    ++pinned;
-    r.last_use = use_clock_.fetch_add(1, std::memory_order_relaxed);
-    if (reads(m) && r.state.load() == ReplicaState::Invalid) {
-      if (!h->host_valid.load()) fetch_to_host(h, worker);
-      trace::Recorder* rec = tracer_;
-      double t0 = rec ? rec->now() : 0;
-      devices_[static_cast<std::size_t>(d)]->copy_in(r.ptr, h->host_data, h->ld, h->rows, h->cols, h->elem_size);
-      if (rec) rec->record(worker, "copy_in", t0, rec->now(), trace::Kind::Transfer, h->bytes);
-      dstate_[static_cast<std::size_t>(d)]->bytes_in += h->bytes;
-      r.state = ReplicaState::Shared;
-    }
     if (writes(m)) {
       r.state = ReplicaState::Modified;
       h->host_valid = false;
@@ -461,6 +588,155 @@ void Runtime::unpin(Task* t, int d, std::size_t pinned) {
     if (r.pins > 0) --r.pins;
     h->lock.unlock();
   }
+  if (copy_engines_on()) {  // the copy engine may wait for memory these pins held
+    CopyEngine& e = *engines_[static_cast<std::size_t>(d)];
+    {
+      std::lock_guard<std::mutex> lk(e.mutex);
+      --e.active;
+      ++e.unpins;
+    }
+    e.room_cv.notify_one();
+  }
+}
+
+// ---------------------------------------------------------------- copy engines
+
+void Runtime::set_error(std::exception_ptr e) {
+  std::lock_guard<std::mutex> lk(error_mutex_);
+  if (!error_) error_ = e;
+  cancelled_.store(true, std::memory_order_relaxed);
+}
+
+// Pins the task's data on d and copies its inputs there. A failure cancels
+// the call (as a failing task does); the task is still handed to the workers,
+// which skip it and release what was pinned.
+void Runtime::stage(Task* t, int d) {
+  t->pinned = 0;
+  if (cancelled_.load(std::memory_order_relaxed)) return;
+  const int row = copy_engine_row(d);
+  try {
+    for (const Access& a : t->acc) {
+      acquire_on(a.handle, a.mode, d, row, /*pin=*/true);
+      ++t->pinned;
+    }
+  } catch (...) {
+    set_error(std::current_exception());
+  }
+}
+
+// The copy engine of accelerator d. First, write-backs host tasks wait for
+// (tiles Modified on d that a ready host task reads); then the device's ready
+// tasks in priority order, at most prefetch_depth ahead of its workers, are
+// staged. Its copies overlap the kernels the workers run meanwhile.
+void Runtime::copy_loop(int d) {
+  CopyEngine& e = *engines_[static_cast<std::size_t>(d)];
+  Queue& q = *queues_[static_cast<std::size_t>(d)];
+  const int depth = cfg_.prefetch_depth + device_workers_[static_cast<std::size_t>(d)] - 1;
+  const int row = copy_engine_row(d);
+  for (;;) {
+    CopyEngine::Fetch f{};
+    {
+      std::unique_lock<std::mutex> lk(e.mutex);
+      e.room_cv.wait(lk, [&] {
+        return stop_.load() || !e.fetches.empty() || (e.ahead < depth && q.size.load(std::memory_order_acquire) > 0);
+      });
+      if (stop_.load()) return;
+      if (!e.fetches.empty()) {
+        f = e.fetches.front();
+        e.fetches.pop_front();
+        e.fetching = f.task;
+      }
+    }
+    if (f.task) {
+      write_back(f.handle, row);
+      {
+        std::lock_guard<std::mutex> lk(e.mutex);
+        e.fetching = nullptr;
+      }
+      e.fetch_cv.notify_all();
+      continue;
+    }
+    Task* t = try_pop(d);
+    if (!t) continue;
+    {
+      std::lock_guard<std::mutex> lk(e.mutex);
+      ++e.ahead;
+    }
+    stage(t, d);
+    {
+      std::lock_guard<std::mutex> lk(e.mutex);
+      e.staged.push_back(t);
+      ++e.active;
+    }
+    e.staged_cv.notify_one();  // t may finish and be recycled from here on
+  }
+}
+
+// A host task is about to be queued: ask the copy engine of each device that
+// holds the only valid copy (Modified) of one of its inputs to write it back
+// now, so the host worker does not copy it itself when the task starts. Safe
+// while the task has not finished: no writer of its inputs can run before.
+void Runtime::request_write_backs(Task* t) {
+  for (const Access& a : t->acc) {
+    Handle* h = a.handle;
+    if (!reads(a.mode) || h->host_valid.load(std::memory_order_relaxed)) continue;
+    for (int d = 1; d < num_devices() && d < 64; ++d) {
+      if (replica(h, d).state.load(std::memory_order_relaxed) != ReplicaState::Modified) continue;
+      CopyEngine& e = *engines_[static_cast<std::size_t>(d)];
+      t->fetch_engines |= uint64_t{1} << d;
+      {
+        std::lock_guard<std::mutex> lk(e.mutex);
+        e.fetches.push_back({t, h});
+      }
+      e.room_cv.notify_one();
+      break;
+    }
+  }
+}
+
+// A host task starts: drops its write-back requests not started yet (the
+// worker copies those itself if still needed) and waits for those in flight,
+// so no request outlives the task.
+void Runtime::settle_write_backs(Task* t) {
+  for (int d = 1; d < num_devices() && d < 64; ++d) {
+    if (!(t->fetch_engines & (uint64_t{1} << d))) continue;
+    CopyEngine& e = *engines_[static_cast<std::size_t>(d)];
+    std::unique_lock<std::mutex> lk(e.mutex);
+    for (auto it = e.fetches.begin(); it != e.fetches.end();) {
+      if (it->task == t) it = e.fetches.erase(it);
+      else ++it;
+    }
+    e.fetch_cv.wait(lk, [&] { return e.fetching != t; });
+  }
+  t->fetch_engines = 0;
+}
+
+void Runtime::write_back(Handle* h, int row) {
+  h->lock.lock();
+  try {
+    if (!h->host_valid.load()) fetch_to_host(h, row);
+  } catch (...) {
+    h->lock.unlock();
+    set_error(std::current_exception());
+    return;
+  }
+  h->lock.unlock();
+}
+
+// The next staged task of accelerator d for one of its workers; nullptr at shutdown.
+Task* Runtime::take_staged(int d) {
+  CopyEngine& e = *engines_[static_cast<std::size_t>(d)];
+  Task* t = nullptr;
+  {
+    std::unique_lock<std::mutex> lk(e.mutex);
+    e.staged_cv.wait(lk, [&] { return stop_.load() || !e.staged.empty(); });
+    if (e.staged.empty()) return nullptr;
+    t = e.staged.front();
+    e.staged.pop_front();
+    --e.ahead;
+  }
+  e.room_cv.notify_one();
+  return t;
 }
 
 // Writes every dirty replica back to the host and frees device memory; runs
@@ -494,13 +770,14 @@ void Runtime::flush_devices() {
 
 void Runtime::execute(Task* t, int worker) {
   const int d = worker_device_[static_cast<std::size_t>(worker)];
+  std::size_t pinned = d != 0 ? t->pinned : 0;  // staged by the copy engine
+  if (t->fetch_engines) settle_write_backs(t);
   if (!cancelled_.load(std::memory_order_relaxed)) {
     thread_local std::vector<void*> ptrs;
     thread_local std::vector<int64_t> lds;
     ptrs.resize(t->acc.size());
     lds.resize(t->acc.size());
     trace::Recorder* rec = tracer_;
-    std::size_t pinned = 0;
     try {
       prepare_data(t, d, worker, ptrs.data(), lds.data(), pinned);
       TaskContext ctx{worker, devices_[static_cast<std::size_t>(d)].get(), ptrs.data(), lds.data()};
@@ -515,12 +792,10 @@ void Runtime::execute(Task* t, int worker) {
                           std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count(),
                       std::memory_order_relaxed);
     } catch (...) {
-      std::lock_guard<std::mutex> lk(error_mutex_);
-      if (!error_) error_ = std::current_exception();
-      cancelled_.store(true, std::memory_order_relaxed);
+      set_error(std::current_exception());
     }
-    if (d != 0) unpin(t, d, pinned);
   }
+  if (d != 0) unpin(t, d, pinned);
   queues_[static_cast<std::size_t>(t->device)]->load_ns.fetch_sub(t->est_ns, std::memory_order_relaxed);
   t->body.reset();
   executed_.fetch_add(1, std::memory_order_relaxed);
@@ -568,6 +843,10 @@ void Runtime::worker_loop(int worker) {
     int local = 0;
     for (int w = 0; w < worker; ++w) local += worker_device_[static_cast<std::size_t>(w)] == d;
     devices_[static_cast<std::size_t>(d)]->attach_worker(local);
+    if (copy_engines_on()) {  // the copy engine stages the device's tasks
+      while (Task* t = take_staged(d)) execute(t, worker);
+      return;
+    }
   }
   Queue& q = *queues_[static_cast<std::size_t>(d)];
   for (;;) {

@@ -7,10 +7,18 @@
 // invalidates the other replicas; wait_all() writes device data back to the
 // host. The inserting thread is itself a host worker while it waits, so N
 // cores get N-1 host threads plus the caller.
+// Each accelerator has a copy engine (a thread of its own, issuing copies on
+// the device's non-worker queue/stream): it takes the next ready tasks of the
+// device's queue, a bounded number ahead of the workers, brings their inputs
+// into device memory while the workers compute (data-availability-driven, seed
+// 004 §4), and hands them to the workers in a staged queue. It also writes
+// back tiles the device modified that a ready host task reads, so host
+// workers do not wait for those copies either.
 #pragma once
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -34,6 +42,7 @@ enum TaskFlags : uint32_t {
   kMemoryBound = 1u << 0,  // BLAS2-like / latency-bound: keep on CPU cores
   kHostOnly = 1u << 1,     // must run on the host
   kPanel = 1u << 2,        // on the critical path: owner-computes keeps it on the CPU cores (seed 000 Alg. 5)
+  kFp64 = 1u << 3,         // computes in double precision: never on a device without fp64 (Device::has_fp64)
 };
 
 struct Task;
@@ -59,7 +68,8 @@ enum class ReplicaState : uint8_t { Invalid, Shared, Modified };
 struct Replica {
   void* ptr = nullptr;
   std::atomic<ReplicaState> state{ReplicaState::Invalid};
-  int pins = 0;           // tasks using it right now (not evictable)
+  int pins = 0;           // staged or running tasks using it (not evictable)
+  bool filling = false;   // a copy into it is in flight (it stays Invalid until done)
   uint64_t last_use = 0;  // for LRU eviction
 };
 
@@ -142,6 +152,11 @@ struct RuntimeConfig {
   Schedule schedule = Schedule::Dynamic;
   bool host_computes = true;     // false: host cores run only what no accelerator can
   double host_core_gflops = 40;  // per-core rate estimate for placement (refined by calibration)
+  /// Tasks an accelerator's copy engine stages ahead of its workers (inputs
+  /// copied in and pinned while the workers compute). 0: no copy engine; a
+  /// worker copies a task's inputs itself right before running it. The
+  /// environment variable HETLA_PREFETCH_DEPTH overrides it (A/B benchmarks).
+  int prefetch_depth = 2;
   /// Test hook: place every accelerator-capable task on a random capable device.
   bool random_placement = false;
   uint64_t random_seed = 1;
@@ -203,8 +218,14 @@ class Runtime {
   void reset_stats();
 
   /// Records every executed task and transfer into `rec` (nullptr stops).
-  /// The recorder must have num_workers() buffers and outlive the recording.
+  /// Rows [0, num_workers()) are the workers, then one row per accelerator's
+  /// copy engine (copy_engine_row()); the recorder needs num_trace_rows()
+  /// buffers to hold the copy engines' transfers (with fewer, those are not
+  /// recorded). It must outlive the recording.
   void set_trace(trace::Recorder* rec) { tracer_ = rec; }
+  int num_trace_rows() const { return num_workers_ + (copy_engines_on() ? num_devices() - 1 : 0); }
+  /// Trace row of accelerator d's copy engine, or -1 when it has none.
+  int copy_engine_row(int d) const { return copy_engines_on() && d > 0 ? num_workers_ + d - 1 : -1; }
 
  private:
   struct ReadyEntry {
@@ -226,6 +247,23 @@ class Runtime {
     // transfer statistics, updated from any thread
     std::atomic<uint64_t> bytes_in{0}, bytes_out{0}, evictions{0};
   };
+  // An accelerator's copy engine: between its ready queue and its workers.
+  struct alignas(64) CopyEngine {
+    struct Fetch {
+      Task* task = nullptr;  // a ready host task that reads `handle`
+      Handle* handle = nullptr;
+    };
+    std::mutex mutex;                   // guards what follows
+    std::condition_variable staged_cv;  // workers: a staged task (or stop)
+    std::condition_variable room_cv;    // the copy thread: work, room to stage, pins released (or stop)
+    std::condition_variable fetch_cv;   // host workers: the write-back in flight finished
+    std::deque<Fetch> fetches;          // write-backs to the host requested for host tasks
+    Task* fetching = nullptr;           // whose write-back is in flight
+    std::deque<Task*> staged;           // inputs resident and pinned, in the order workers take them
+    int ahead = 0;                      // taken off the ready queue, not yet started by a worker
+    int active = 0;                     // staged or running: holding pins on the device
+    uint64_t unpins = 0;                // bumped whenever a task on the device released its pins
+  };
   // Per-worker task statistics: written only by their worker (no shared
   // cache line on the hot path), summed per device by stats().
   struct alignas(64) WorkerStats {
@@ -244,10 +282,20 @@ class Runtime {
   Task* try_pop(int d);
   void execute(Task* t, int worker);
   void prepare_data(Task* t, int d, int worker, void** ptrs, int64_t* lds, std::size_t& pinned);
+  void acquire_on(Handle* h, Mode m, int d, int row, bool pin);
   void unpin(Task* t, int d, std::size_t pinned);
   Replica& replica(Handle* h, int d);
-  void fetch_to_host(Handle* h, int worker);
-  void* allocate_on(int d, std::size_t bytes, int worker);
+  void fetch_to_host(Handle* h, int row);
+  void* allocate_on(int d, std::size_t bytes, int row, bool wait_for_memory);
+  trace::Recorder* recorder_for(int row) const;  // the recorder if it has that row
+  bool copy_engines_on() const { return !engines_.empty(); }
+  void copy_loop(int d);
+  void stage(Task* t, int d);
+  Task* take_staged(int d);
+  void request_write_backs(Task* t);
+  void settle_write_backs(Task* t);
+  void write_back(Handle* h, int row);
+  void set_error(std::exception_ptr e);
   void flush_devices();
   void release(Task* t);
   void worker_loop(int worker);
@@ -266,6 +314,7 @@ class Runtime {
   std::vector<std::unique_ptr<Queue>> queues_;          // per device
   std::vector<std::unique_ptr<DeviceState>> dstate_;    // per device
   std::unique_ptr<WorkerStats[]> wstats_;               // per worker
+  std::vector<std::unique_ptr<CopyEngine>> engines_;    // per device ([0] null); empty: no copy engines
   std::vector<double> rates_;                           // [device][kernel] flop/s
   uint64_t rng_state_ = 1;
 
@@ -283,7 +332,7 @@ class Runtime {
   std::vector<std::unique_ptr<Task[]>> chunks_;
   std::vector<Task*> alloc_cache_;  // inserting thread only
 
-  std::vector<std::thread> threads_;
+  std::vector<std::thread> threads_;  // workers, then copy engines
   trace::Recorder* tracer_ = nullptr;
 };
 

@@ -91,20 +91,25 @@ Summary summarize(const std::vector<Event>& events, int num_workers, double wind
     ++k.count;
     k.seconds += d;
     auto& w = s.workers[static_cast<std::size_t>(e.worker)];
+    w.transfers_only = (w.tasks == 0 || w.transfers_only) && is_transfer(e);
     ++w.tasks;
     w.busy += d;
     s.busy += d;
   }
   s.span = events.empty() ? 0.0 : last - first;
   s.window = window > 0 ? window : s.span;
-  double max_busy = 0;
+  double max_busy = 0, compute_busy = 0;
+  int compute_rows = 0;
   for (std::size_t i = 0; i < s.workers.size(); ++i) {
     auto& w = s.workers[i];
     w.busy_fraction = s.window > 0 ? w.busy / s.window : 0.0;
     s.busy_per_worker[i] = w.busy;
+    if (w.transfers_only) continue;
     max_busy = std::max(max_busy, w.busy);
+    compute_busy += w.busy;
+    ++compute_rows;
   }
-  if (num_workers > 0 && s.busy > 0) s.imbalance = max_busy / (s.busy / num_workers);
+  if (compute_rows > 0 && compute_busy > 0) s.imbalance = max_busy / (compute_busy / compute_rows);
   for (auto& [label, k] : by_label) {
     k.share = s.busy > 0 ? k.seconds / s.busy : 0.0;
     s.kernels.push_back(k);

@@ -65,6 +65,7 @@ struct Summary {
     std::size_t tasks = 0;
     double busy = 0;           // seconds spent in events
     double busy_fraction = 0;  // busy / window
+    bool transfers_only = false;  // it has events, all transfers: a copy engine's row
   };
   std::vector<Kernel> kernels;  // largest time first (ties: by label)
   std::vector<Worker> workers;  // one per worker, by id
@@ -74,7 +75,8 @@ struct Summary {
   double busy = 0;    // total busy time, all workers
   /// Load imbalance: largest per-worker busy time / mean busy time (seed 004
   /// §5.3: max load over average load). 1 = perfectly balanced; num_workers =
-  /// one worker did everything. NaN when nothing was busy.
+  /// one worker did everything. NaN when nothing was busy. Rows that only
+  /// moved data (transfers_only: copy engines) are not workers here.
   double imbalance = 0;
 };
 /// `window` > 0 (e.g. the wall time of the traced call) is the denominator of

@@ -27,15 +27,17 @@ TraceCapture* TraceCapture::active() { return g_active && g_active != g_paused ?
 void TraceCapture::begin() {
   std::lock_guard<std::recursive_mutex> lock(detail::call_mutex());
   rt::Runtime& runtime = detail::runtime();
-  if (!rec_ || rec_->num_workers() != runtime.num_workers())
-    rec_ = std::make_unique<trace::Recorder>(runtime.num_workers());
-  if (static_cast<int>(row_names_.size()) != runtime.num_workers()) {
+  const int rows = runtime.num_trace_rows();  // the workers, then each accelerator's copy engine
+  if (!rec_ || rec_->num_workers() != rows) rec_ = std::make_unique<trace::Recorder>(rows);
+  if (static_cast<int>(row_names_.size()) != rows) {
     row_names_.clear();
     for (int w = 0; w < runtime.num_workers(); ++w) {
       std::string name = "worker " + std::to_string(w) + (w == 0 ? " (caller)" : "");
       if (runtime.num_devices() > 1) name += " [" + runtime.device(runtime.device_of_worker(w)).name() + "]";
       row_names_.push_back(std::move(name));
     }
+    for (int d = 1; d < runtime.num_devices(); ++d)
+      if (runtime.copy_engine_row(d) >= 0) row_names_.push_back(runtime.device(d).name() + " copy");
   }
   rec_->restart();
   runtime.reset_stats();
@@ -78,10 +80,12 @@ TraceCapture::Pause::~Pause() { g_paused = paused_; }
 
 void add_trace_summary(Record& rec, const trace::Summary& s) {
   std::string workers = "[", kernels = "[";
-  double mean_busy = 0;
+  double mean_busy = 0;  // over the workers, not the copy engines' rows
+  std::size_t compute_rows = 0;
+  for (const auto& ws : s.workers) compute_rows += !ws.transfers_only;
   for (std::size_t w = 0; w < s.workers.size(); ++w) {
     const auto& ws = s.workers[w];
-    mean_busy += ws.busy_fraction / static_cast<double>(s.workers.size());
+    if (!ws.transfers_only) mean_busy += ws.busy_fraction / static_cast<double>(compute_rows);
     workers += (w ? ",{\"id\":" : "{\"id\":") + std::to_string(w) + ",\"tasks\":" + std::to_string(ws.tasks) +
                ",\"busy_pct\":" + json_value(100 * ws.busy_fraction) + "}";
   }
