@@ -30,11 +30,24 @@ template <typename T> class Kernels {
   /// LAPACK potrf on one tile; returns info. Only devices with
   /// `has_potrf()` are given it (others leave it to the host).
   virtual int64_t potrf(Uplo uplo, int64_t n, T* A, int64_t lda) = 0;
+  /// B = alpha op(A) B (Left) or alpha B op(A) (Right), A triangular, in place
+  /// (the block-reflector updates of QR).
+  virtual void trmm(Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64_t n, T alpha, const T* A, int64_t lda,
+                    T* B, int64_t ldb) = 0;
+  /// Row interchanges on a column of tiles (LU's laswp): tile t holds rows
+  /// [t nb, t nb + mb[t]) of the column at tiles[t] (leading dimension ld[t]),
+  /// all `cols` wide; pair s swaps rows rows[2s] and rows[2s+1] (counted from
+  /// the column's top), pairs applied in order.
+  virtual void laswp(int64_t cols, int64_t nb, int64_t ntiles, T* const* tiles, const int64_t* mb, const int64_t* ld,
+                     int64_t npairs, const int64_t* rows) = 0;
 };
 
 /// Kernel identities, for capability weights and placement.
-enum class KernelId : uint8_t { None = 0, Gemm, Herk, Trsm, Potrf, Count };
+enum class KernelId : uint8_t { None = 0, Gemm, Herk, Trsm, Potrf, Trmm, Laswp, Count };
 const char* kernel_name(KernelId k);
+/// Default rate of kernel k relative to GEMM on the same device, until
+/// calibration measures it (laswp moves data: its tasks carry no flops).
+double default_relative_rate(KernelId k);
 
 class Device : public Kernels<float>,
                public Kernels<double>,
@@ -58,6 +71,15 @@ class Device : public Kernels<float>,
   /// Called once on each of the device's worker threads before it runs tasks.
   virtual void attach_worker(int local_index) { (void)local_index; }
   virtual bool has_kernel(KernelId k) const { return k != KernelId::None; }
+  /// Whether the device computes in double precision (an OpenCL device may
+  /// lack cl_khr_fp64): tasks on double / complex<double> data must not be
+  /// placed on a device without it (rt::kFp64).
+  virtual bool has_fp64() const { return true; }
+  bool can_run(KernelId k, bool fp64) const { return has_kernel(k) && (!fp64 || has_fp64()); }
+  /// The hardware this device is (e.g. the OpenCL or CUDA device name), for
+  /// keys that must survive re-enumeration (capability weights); the index
+  /// name ("opencl0") for devices without one.
+  virtual std::string model() const { return name_; }
   /// Nominal speed relative to one host core, until calibration measures it.
   virtual double nominal_speed() const { return 1.0; }
   /// Host <-> device copy bandwidth estimate in bytes/s (for placement costs).
@@ -88,8 +110,8 @@ class Device : public Kernels<float>,
 }  // namespace hetla::dev
 
 // Devices implement the kernels as member templates gemm_t<T>, herk_t<T>,
-// trsm_t<T>, potrf_t<T>; this macro writes the virtual overrides for the four
-// precisions once.
+// trsm_t<T>, potrf_t<T>, trmm_t<T>, laswp_t<T>; this macro writes the virtual
+// overrides for the four precisions once.
 #define HETLA_DEVICE_KERNEL_OVERRIDES_FOR(T)                                                              \
   void gemm(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, const T* A, int64_t lda, const T* B,  \
             int64_t ldb, T beta, T* C, int64_t ldc) override {                                            \
@@ -103,7 +125,15 @@ class Device : public Kernels<float>,
             T* B, int64_t ldb) override {                                                                 \
     trsm_t<T>(side, uplo, op, diag, m, n, alpha, A, lda, B, ldb);                                         \
   }                                                                                                       \
-  int64_t potrf(Uplo uplo, int64_t n, T* A, int64_t lda) override { return potrf_t<T>(uplo, n, A, lda); }
+  int64_t potrf(Uplo uplo, int64_t n, T* A, int64_t lda) override { return potrf_t<T>(uplo, n, A, lda); }       \
+  void trmm(Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64_t n, T alpha, const T* A, int64_t lda,  \
+            T* B, int64_t ldb) override {                                                                 \
+    trmm_t<T>(side, uplo, op, diag, m, n, alpha, A, lda, B, ldb);                                         \
+  }                                                                                                       \
+  void laswp(int64_t cols, int64_t nb, int64_t ntiles, T* const* tiles, const int64_t* mb, const int64_t* ld, \
+             int64_t npairs, const int64_t* rows) override {                                              \
+    laswp_t<T>(cols, nb, ntiles, tiles, mb, ld, npairs, rows);                                            \
+  }
 
 #define HETLA_DEVICE_KERNEL_OVERRIDES                      \
   HETLA_DEVICE_KERNEL_OVERRIDES_FOR(float)                 \

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "hetla/matrix.hpp"
@@ -73,6 +74,9 @@ std::optional<Tile<T>> as_block(const Matrix<T>& M, int64_t i1, int64_t i2, int6
 
 /// Flop-count factor of one multiply-add in T relative to real arithmetic.
 template <typename T> constexpr double flop_scale() { return is_complex_v<T> ? 4.0 : 1.0; }
+/// Placement flag of a task computing in T: double-precision tasks only go to
+/// devices with fp64. Every task with a KernelId ORs it into its flags.
+template <typename T> constexpr uint32_t fp64_flag() { return std::is_same_v<real_t<T>, double> ? rt::kFp64 : 0u; }
 
 // Each body calls the kernel table of the device the task was placed on,
 // with the task's data as it lies in that device's memory (ctx.ptr / ctx.ld,
@@ -98,7 +102,7 @@ template <typename T> void potrf(rt::Runtime& rt, Uplo uplo, Ref<T> A, int64_t o
         if (info > 0 && o.status) o.status->fail(o.step, offset + info);
       },
       {rt::RW(A.h)},
-      {o.priority, "potrf", rt::kHostOnly, dev::KernelId::Potrf, flop_scale<T>() * n * n * n / 3.0});
+      {o.priority, "potrf", rt::kHostOnly | fp64_flag<T>(), dev::KernelId::Potrf, flop_scale<T>() * n * n * n / 3.0});
 }
 
 /// B = alpha op(A)^-1 B (Left) or alpha B op(A)^-1 (Right), A triangular.
@@ -111,7 +115,7 @@ void trsm(rt::Runtime& rt, Side side, Uplo uplo, Op op, Diag diag, T alpha, Ref<
         c.kernels<T>().trsm(side, uplo, op, diag, m, n, alpha, c.ptr<T>(0), c.ld(0), c.ptr<T>(1), c.ld(1));
       },
       {rt::R(A.h), rt::RW(B.h)},
-      {o.priority, "trsm", o.panel ? rt::kPanel : rt::kNoFlags, dev::KernelId::Trsm,
+      {o.priority, "trsm", (o.panel ? rt::kPanel : rt::kNoFlags) | fp64_flag<T>(), dev::KernelId::Trsm,
        flop_scale<T>() * m * n * static_cast<double>(side == Side::Left ? m : n)});
 }
 
@@ -125,7 +129,7 @@ void herk(rt::Runtime& rt, Uplo uplo, Op op, real_t<T> alpha, Ref<T> A, real_t<T
         c.kernels<T>().herk(uplo, op, n, k, alpha, c.ptr<T>(0), c.ld(0), beta, c.ptr<T>(1), c.ld(1));
       },
       {rt::R(A.h), rt::RW(C.h)},
-      {o.priority, "herk", rt::kNoFlags, dev::KernelId::Herk, flop_scale<T>() * n * n * static_cast<double>(k)});
+      {o.priority, "herk", fp64_flag<T>(), dev::KernelId::Herk, flop_scale<T>() * n * n * static_cast<double>(k)});
 }
 
 /// C = alpha op(A) op(B) + beta C.
@@ -139,7 +143,7 @@ void gemm(rt::Runtime& rt, Op opa, Op opb, T alpha, Ref<T> A, Ref<T> B, T beta, 
                             c.ptr<T>(2), c.ld(2));
       },
       {rt::R(A.h), rt::R(B.h), rt::RW(C.h)},
-      {o.priority, "gemm", rt::kNoFlags, dev::KernelId::Gemm, 2.0 * flop_scale<T>() * m * n * static_cast<double>(k)});
+      {o.priority, "gemm", fp64_flag<T>(), dev::KernelId::Gemm, 2.0 * flop_scale<T>() * m * n * static_cast<double>(k)});
 }
 
 /// Trailing update of one tile column: C(i, j) = alpha A(i, k) op(B) + beta C(i, j)

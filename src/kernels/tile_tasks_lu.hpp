@@ -117,39 +117,42 @@ void getrf_panel(rt::Runtime& rt, const Matrix<T>& A, int64_t k, int64_t* ipiv, 
 /// Row interchanges k1..k2-1 (0-based rows of the whole matrix, pivots in
 /// ipiv) applied to tile column j, forward (as factored) or backward (to undo
 /// them). Reads the handles in `pivots`, written by the pivots' producers.
+/// The interchanges run in the kernel table of the device the task is placed
+/// on, so a trailing column held by an accelerator stays there (devices
+/// without a laswp kernel, OpenCL and CUDA today, leave it to the host);
+/// `on_host` keeps them on the host cores (for columns the host holds).
 template <typename T>
 void laswp(rt::Runtime& rt, const Matrix<T>& A, int64_t j, const int64_t* ipiv, int64_t k1, int64_t k2, bool forward,
-           std::span<rt::Handle> pivots, int priority) {
+           std::span<rt::Handle> pivots, int priority, bool on_host = false) {
   if (k2 <= k1) return;
-  auto acc = detail::column_accesses(A, j, k1 / A.nb(), rt::Mode::ReadWrite);
+  const int64_t i1 = k1 / A.nb();
+  auto acc = detail::column_accesses(A, j, i1, rt::Mode::ReadWrite);
+  const int64_t ntiles = static_cast<int64_t>(acc.size());
   for (rt::Handle& h : pivots) acc.push_back(rt::R(&h));
+  const int64_t nb = A.nb(), cols = A.tile_nb(j), row0 = i1 * nb, m = A.m();
   rt.insert(
-      [A, j, ipiv, k1, k2, forward](rt::TaskContext&) {
-        detail::ColumnRows<T> P(A, j, k1 / A.nb());
-        // Each interchange as the two rows' first elements and strides,
-        // resolved once; then a few columns at a time, every interchange in
-        // order: the rows touched stay within those columns' cache footprint,
-        // and the columns' independent accesses overlap their memory latency.
-        struct Pair {
-          T *r, *p;
-          int64_t ldr, ldp;
-        };
-        std::vector<Pair> pairs;
-        pairs.reserve(static_cast<std::size_t>(k2 - k1));
+      [=](rt::TaskContext& c) {
+        // Each interchange as two rows counted from the column's top, resolved
+        // once on the host (ipiv is host memory); the device swaps them.
+        std::vector<int64_t> rows;
+        rows.reserve(static_cast<std::size_t>(2 * (k2 - k1)));
         for (int64_t s = 0; s < k2 - k1; ++s) {
           const int64_t r = forward ? k1 + s : k2 - 1 - s, p = ipiv[r] - 1;
-          if (p != r) pairs.push_back({&P(r, 0), &P(p, 0), P.ld_of(r), P.ld_of(p)});
+          if (p != r) rows.insert(rows.end(), {r - row0, p - row0});
         }
-        constexpr int64_t kCols = 4;
-        const int64_t cols = P.cols();
-        int64_t c = 0;
-        for (; c + kCols <= cols; c += kCols)
-          for (const Pair& q : pairs)
-            for (int64_t cc = c; cc < c + kCols; ++cc) std::swap(q.r[cc * q.ldr], q.p[cc * q.ldp]);
-        for (; c < cols; ++c)
-          for (const Pair& q : pairs) std::swap(q.r[c * q.ldr], q.p[c * q.ldp]);
+        if (rows.empty()) return;
+        std::vector<T*> tiles(static_cast<std::size_t>(ntiles));
+        std::vector<int64_t> ld(static_cast<std::size_t>(ntiles)), mb(static_cast<std::size_t>(ntiles));
+        for (int64_t t = 0; t < ntiles; ++t) {
+          const auto ut = static_cast<std::size_t>(t);
+          tiles[ut] = c.ptr<T>(static_cast<int>(t));
+          ld[ut] = c.ld(static_cast<int>(t));
+          mb[ut] = std::min(nb, m - row0 - t * nb);
+        }
+        c.kernels<T>().laswp(cols, nb, ntiles, tiles.data(), mb.data(), ld.data(),
+                             static_cast<int64_t>(rows.size() / 2), rows.data());
       },
-      acc.data(), acc.size(), {priority, "laswp", rt::kMemoryBound});
+      acc.data(), acc.size(), {priority, "laswp", (on_host ? rt::kMemoryBound : rt::kNoFlags) | fp64_flag<T>(), dev::KernelId::Laswp});
 }
 
 /// C -= A B on tile ranges: C = tiles [i1, mt) x [j1, j2], A = tile column k

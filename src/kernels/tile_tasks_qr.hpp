@@ -176,14 +176,20 @@ template <typename T> void ungqr_panel(rt::Runtime& rt, std::vector<Ref<T>> pane
       acc.data(), acc.size(), {o.priority, "ungqr_panel", rt::kHostOnly});
 }
 
-/// B = alpha op(A) B (Left) or alpha B op(A) (Right), A triangular.
+/// B = alpha op(A) B (Left) or alpha B op(A) (Right), A triangular: the
+/// device's trmm kernel, so the W tile of a block-reflector update stays on
+/// the device that computes its GEMMs.
 template <typename T>
 void trmm(rt::Runtime& rt, Side side, Uplo uplo, Op op, Diag diag, T alpha, Ref<T> A, Ref<T> B, Opts o) {
+  const int64_t m = B.t.mb, n = B.t.nb;
   rt.insert(
-      [=](rt::TaskContext&) {
-        blas::trmm(side, uplo, op, diag, B.t.mb, B.t.nb, alpha, A.t.data, A.t.ld, B.t.data, B.t.ld);
+      [=](rt::TaskContext& c) {
+        if (o.skipped()) return;
+        c.kernels<T>().trmm(side, uplo, op, diag, m, n, alpha, c.ptr<T>(0), c.ld(0), c.ptr<T>(1), c.ld(1));
       },
-      {rt::R(A.h), rt::RW(B.h)}, {o.priority, "trmm"});
+      {rt::R(A.h), rt::RW(B.h)},
+      {o.priority, "trmm", fp64_flag<T>(), dev::KernelId::Trmm,
+       flop_scale<T>() * m * n * static_cast<double>(side == Side::Left ? m : n)});
 }
 
 /// A = value everywhere (A may be a part of a tile).

@@ -124,6 +124,8 @@ template <typename T> int64_t gels(Op trans, Matrix<T>& A, Matrix<T>& B) {
   tile::Reflectors<T> R(F, q);
   auto work_f = tile::LarfbWork<T>::left(F);
   auto work_b = tile::LarfbWork<T>::left(B);
+  detail::distribute_qr(rt, F, &work_f, Distribution::Default);
+  detail::distribute_qr(rt, B, &work_b, Distribution::Default);
   detail::geqrf_tasks(rt, R, tau.data(), work_f);
   const bool least_squares = (trans == Op::NoTrans) == (m >= n);  // op(A) = F
   if (least_squares) detail::unmqr_tasks(rt, Side::Left, Op::ConjTrans, R, B, work_b);  // B = Q^H B

@@ -4,7 +4,10 @@
 // column as GEMM tasks (larfb as GEMMs, seed 000 §5.3). The result is in
 // LAPACK's storage. Priorities fall with the column index and panels sit
 // above the updates of their column, so the next panel is factored as soon as
-// its column is updated: lookahead comes from the dependences.
+// its column is updated: lookahead comes from the dependences. Every update
+// task (GEMM, and the TRMM by T) has a device kernel, and W's tile column j is
+// owned with A's (distribute_qr), so under a distribution a column's whole
+// update runs on its owner; only the panels come back to the host.
 #include "hetla/qr.hpp"
 #include "linalg/check_args.hpp"
 #include "linalg/qr_internal.hpp"
@@ -33,7 +36,8 @@ void geqrf_tasks(rt::Runtime& rt, const tile::Reflectors<T>& R, T* tau, tile::La
 
 }  // namespace detail
 
-template <typename T> void geqrf(Matrix<T>& A, T* tau) {
+namespace {
+template <typename T> void geqrf_tiles(Matrix<T>& A, T* tau, Distribution dist) {
   const auto name = detail::routine_name<T>("geqrf");
   const int64_t k = std::min(A.m(), A.n());
   detail::require(tau != nullptr || k == 0, 5, name, "tau is null");
@@ -43,9 +47,13 @@ template <typename T> void geqrf(Matrix<T>& A, T* tau) {
   rt::Runtime& rt = scope.rt();
   tile::Reflectors<T> R(A, k);
   auto work = tile::LarfbWork<T>::left(A);
+  detail::distribute_qr(rt, A, &work, dist);
   detail::geqrf_tasks(rt, R, tau, work);
   rt.wait_all();
 }
+}  // namespace
+
+template <typename T> void geqrf(Matrix<T>& A, T* tau) { geqrf_tiles(A, tau, Distribution::Default); }
 
 template <typename T> void geqrf(int64_t m, int64_t n, T* A, int64_t lda, T* tau, const Options& opts) {
   const auto name = detail::routine_name<T>("geqrf");
@@ -56,7 +64,7 @@ template <typename T> void geqrf(int64_t m, int64_t n, T* A, int64_t lda, T* tau
   detail::require(A != nullptr, 3, name, "A is null");
   detail::require(tau != nullptr, 5, name, "tau is null");
   auto M = Matrix<T>::view(m, n, A, lda, opts.nb > 0 ? opts.nb : default_tile_size<T>(std::min(m, n)));
-  geqrf(M, tau);
+  geqrf_tiles(M, tau, opts.distribution);
 }
 
 #define HETLA_INSTANTIATE(T)                                                                          \

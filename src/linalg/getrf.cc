@@ -13,6 +13,10 @@
 // 256 one on the host BLAS). The interchanges of later panels only permute
 // the rows of L on the left: they are applied once per tile column at the end
 // (one pass over each column instead of one per step), as LAPACK does.
+// With accelerators, 2-4 run where the runtime places them (owner-computes
+// under a distribution): an accelerator with a laswp kernel keeps its
+// trailing columns in its memory across steps; only the panel column comes
+// back to the host.
 #include <algorithm>
 #include <span>
 
@@ -57,10 +61,11 @@ template <typename T> int64_t getrf_tiles(Matrix<T>& A, int64_t* ipiv, const Opt
     for (int64_t j1 = k + 1; j1 < nt; j1 += update_width(j1 - k - 1))
       tile::gemm_block(rt, A, k, k + 1, j1, std::min(nt, j1 + update_width(j1 - k - 1)) - 1, opts(k, j1));
   }
-  // L(:, j) takes the interchanges of every later panel
+  // L(:, j) takes the interchanges of every later panel, on the host: the
+  // panel task wrote L there (devices only read it), so nothing moves.
   for (int64_t j = 0; j + 1 < kt; ++j)
     tile::laswp(rt, A, j, ipiv, (j + 1) * nb, pivot_end(kt - 1), true,
-                std::span<rt::Handle>(piv).subspan(static_cast<std::size_t>(j + 1)), 0);
+                std::span<rt::Handle>(piv).subspan(static_cast<std::size_t>(j + 1)), 0, /*on_host=*/true);
   rt.wait_all();
   return status.info.load();
 }

@@ -5,6 +5,7 @@
 #include "hetla/linalg.hpp"
 #include "kernels/tile_tasks_qr.hpp"
 #include "linalg/check_args.hpp"
+#include "memory/distribution.hpp"
 
 namespace hetla::detail {
 
@@ -21,6 +22,16 @@ template <typename T> void larft_tasks(rt::Runtime& rt, const tile::Reflectors<T
 template <typename T>
 void unmqr_tasks(rt::Runtime& rt, Side side, Op op, const tile::Reflectors<T>& R, const Matrix<T>& C,
                  tile::LarfbWork<T>& work);
+
+/// Owners of C's tiles for owner-computes scheduling (memory/distribution.hpp),
+/// and of the W tiles of `work` when it is LarfbWork::left(C): W's tile column
+/// j goes with C's tile column j, so an update's W stays where its column is.
+template <typename T>
+void distribute_qr(rt::Runtime& rt, const Matrix<T>& C, const tile::LarfbWork<T>* left_work, Distribution dist) {
+  distribute(rt, C, dist);
+  if (left_work)
+    for (int s = 0; s < 2; ++s) distribute(rt, left_work->w(s), dist);
+}
 
 /// LAPACK's trans check: 'N' or 'C' ('T' for real types, where both agree).
 template <typename T> inline void check_qr_trans(Op op, int arg, const std::string& name) {

@@ -23,6 +23,7 @@ template <typename T> void ungqr(int64_t k, Matrix<T>& A, const T* tau) {
   const int64_t nt = A.nt(), nb = A.nb();
   tile::Reflectors<T> R(A, k);
   auto work = tile::LarfbWork<T>::left(A);
+  detail::distribute_qr(rt, A, &work, Distribution::Default);
   detail::larft_tasks(rt, R, tau);  // T_p, Vd_p before the panels are overwritten
   for (int64_t p = nt - 1; p >= 0; --p) {
     const int64_t kp = p < R.panels() ? R.width(p) : 0;

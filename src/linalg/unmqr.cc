@@ -52,6 +52,7 @@ void unmqr(Side side, Op trans, int64_t k, const Matrix<T>& A, const T* tau, Mat
   rt::Runtime& rt = scope.rt();
   tile::Reflectors<T> R(A, k);
   auto work = side == Side::Left ? tile::LarfbWork<T>::left(C) : tile::LarfbWork<T>::right(C);
+  detail::distribute_qr(rt, C, side == Side::Left ? &work : nullptr, Distribution::Default);
   detail::larft_tasks(rt, R, tau);
   detail::unmqr_tasks(rt, side, trans, R, C, work);
   rt.wait_all();

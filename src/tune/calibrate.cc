@@ -13,13 +13,14 @@
 #include <stdexcept>
 
 #include "devices/emulated/emulated_device.hpp"
+#include "util/blas_threads.hpp"
 #include "util/hwloc_topology.hpp"
 
 namespace hetla::tune {
 
 namespace {
 using dev::KernelId;
-constexpr KernelId kCalibrated[] = {KernelId::Gemm, KernelId::Herk, KernelId::Trsm, KernelId::Potrf};
+constexpr KernelId kCalibrated[] = {KernelId::Gemm, KernelId::Herk, KernelId::Trsm, KernelId::Potrf, KernelId::Trmm};
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -32,6 +33,7 @@ double kernel_flops(KernelId k, double nb) {
     case KernelId::Herk: return nb * nb * nb;
     case KernelId::Trsm: return nb * nb * nb;
     case KernelId::Potrf: return nb * nb * nb / 3;
+    case KernelId::Trmm: return nb * nb * nb;
     default: return 0;
   }
 }
@@ -50,10 +52,16 @@ std::string device_key(const dev::Device& d) {
     o << "emu:speed=" << e->config().speed;
     return o.str();
   }
-  return std::string(dev::kind_name(d.kind())) + ":" + d.name();
+  // The hardware's model name, not the index name ("opencl0"): the index
+  // changes when devices are enumerated differently, the hardware does not.
+  return std::string(dev::kind_name(d.kind())) + ":" + d.model();
 }
 
 std::vector<Rate> calibrate(rt::Runtime& rt, int64_t nb, int reps) {
+  // Rates are per worker, and tasks run the host BLAS single-threaded; a
+  // multi-threaded BLAS would also hide an emulated device's stretch (it
+  // scales the worker thread's CPU time, not its BLAS threads').
+  util::BlasThreadsGuard blas(1);
   const std::size_t tile = static_cast<std::size_t>(nb * nb);
   // Operands: A, B general; S a well-conditioned SPD tile per potrf run.
   std::mt19937_64 g(7);
@@ -76,7 +84,7 @@ std::vector<Rate> calibrate(rt::Runtime& rt, int64_t nb, int reps) {
   for (int d = 0; d < rt.num_devices(); ++d) {
     dev::Device& dv = rt.device(d);
     for (KernelId k : kCalibrated) {
-      if (!dv.has_kernel(k)) continue;
+      if (!dv.can_run(k, /*fp64=*/true)) continue;  // measured in double precision
       std::vector<double> seconds;
       rt::Handle order;  // serialises the runs: one kernel at a time on the machine
       for (int r = 0; r <= reps; ++r) {  // run 0 warms up (and moves the data)
@@ -98,6 +106,10 @@ std::vector<Rate> calibrate(rt::Runtime& rt, int64_t nb, int reps) {
             case KernelId::Potrf:
               kt.potrf(Uplo::Lower, nb, c.ptr<double>(2), c.ld(2));
               break;
+            case KernelId::Trmm:
+              kt.trmm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::NonUnit, nb, nb, 1.0, c.ptr<double>(1), c.ld(1),
+                      c.ptr<double>(2), c.ld(2));
+              break;
             default: break;
           }
           if (r > 0) seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
@@ -111,7 +123,7 @@ std::vector<Rate> calibrate(rt::Runtime& rt, int64_t nb, int reps) {
           hS.back()->set_host(s.data(), nb, nb, nb, sizeof(double));
           target = hS.back().get();
         }
-        rt::Handle* second = k == KernelId::Trsm ? &hL : &hB;
+        rt::Handle* second = k == KernelId::Trsm || k == KernelId::Trmm ? &hL : &hB;
         rt.insert(body, {rt::R(&hA), rt::R(second), rt::RW(target), rt::RW(&order)},
                   {0, "calibrate", rt::kNoFlags, k, kernel_flops(k, static_cast<double>(nb)), d});
         if (k == KernelId::Potrf) rt.wait_all();  // the tile is rewritten for the next run

@@ -12,8 +12,8 @@
 namespace hetla::tune {
 
 struct Rate {
-  std::string device;  // device key: "cpu:<model>", "opencl:<name>", "cuda:<name>", "emu:<name>"
-  std::string kernel;  // gemm, herk, trsm, potrf
+  std::string device;  // device key: "cpu:<model>", "opencl:<device name>", "cuda:<model>", "emu:speed=<s>"
+  std::string kernel;  // gemm, herk, trsm, potrf, trmm
   double gflops = 0;   // per worker of that device
 };
 

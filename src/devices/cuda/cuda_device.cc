@@ -14,6 +14,9 @@
 #include <stdexcept>
 #include <type_traits>
 #include <unordered_map>
+#include <vector>
+
+#include "devices/host/host_device.hpp"
 
 namespace hetla::dev {
 
@@ -162,6 +165,17 @@ cublasStatus_t xtrsm(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t u, c
   else if constexpr (std::is_same_v<T, std::complex<float>>)
     return cublasCtrsm_64(h, s, u, t, d, m, n, cu(alpha), cu(A), lda, cu(B), ldb);
   else return cublasZtrsm_64(h, s, u, t, d, m, n, cu(alpha), cu(A), lda, cu(B), ldb);
+}
+
+template <typename T>
+cublasStatus_t xtrmm(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t u, cublasOperation_t t, cublasDiagType_t d,
+                     int64_t m, int64_t n, const T* alpha, const T* A, int64_t lda, T* B, int64_t ldb) {
+  // cuBLAS trmm writes C = alpha op(A) B; C = B is its documented in-place form.
+  if constexpr (std::is_same_v<T, float>) return cublasStrmm_64(h, s, u, t, d, m, n, alpha, A, lda, B, ldb, B, ldb);
+  else if constexpr (std::is_same_v<T, double>) return cublasDtrmm_64(h, s, u, t, d, m, n, alpha, A, lda, B, ldb, B, ldb);
+  else if constexpr (std::is_same_v<T, std::complex<float>>)
+    return cublasCtrmm_64(h, s, u, t, d, m, n, cu(alpha), cu(A), lda, cu(B), ldb, cu(B), ldb);
+  else return cublasZtrmm_64(h, s, u, t, d, m, n, cu(alpha), cu(A), lda, cu(B), ldb, cu(B), ldb);
 }
 
 template <typename T>
@@ -627,13 +641,52 @@ template <typename T> int64_t CudaDevice::potrf_t(Uplo uplo, int64_t n, T* A, in
   return info;
 }
 
+template <typename T>
+void CudaDevice::trmm_t(Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64_t n, T alpha, const T* A, int64_t lda,
+                        T* B, int64_t ldb) {
+  if (m == 0 || n == 0) return;
+  CudaLane& l = s_->lane_for_caller(serial_);
+  std::lock_guard<std::mutex> lk(l.mutex);
+  DeviceGuard guard(ordinal_, s_->who);
+  check_blas<T>(xtrmm<T>(l.blas, blas_side(side), blas_fill(uplo), blas_op(op, is_complex_v<T>), blas_diag(diag), m,
+                         n, &alpha, A, lda, B, ldb),
+                s_->who, "trmm");
+  check_cuda(cudaStreamSynchronize(l.stream), s_->who, "cudaStreamSynchronize (trmm)");
+}
+
+/// Through host memory (has_kernel(Laswp) is false, so the runtime never
+/// places laswp here; this keeps a direct call correct). Tiles are device
+/// replicas with ld == rows, as copy_in / copy_out expect.
+template <typename T>
+void CudaDevice::laswp_t(int64_t cols, int64_t nb, int64_t ntiles, T* const* tiles, const int64_t* mb,
+                         const int64_t* ld, int64_t npairs, const int64_t* rows) {
+  if (cols == 0 || npairs == 0) return;
+  std::vector<std::vector<T>> h(static_cast<std::size_t>(ntiles));
+  std::vector<T*> hp(static_cast<std::size_t>(ntiles));
+  std::vector<int64_t> hld(static_cast<std::size_t>(ntiles));
+  for (int64_t t = 0; t < ntiles; ++t) {
+    const auto ut = static_cast<std::size_t>(t);
+    if (ld[t] != mb[t]) throw std::invalid_argument(s_->who + ": laswp: tiles must have ld == rows");
+    h[ut].resize(static_cast<std::size_t>(std::max<int64_t>(1, mb[t]) * cols));
+    hp[ut] = h[ut].data();
+    hld[ut] = std::max<int64_t>(1, mb[t]);
+    copy_out(hp[ut], hld[ut], tiles[t], mb[t], cols, sizeof(T));
+  }
+  HostKernelImpl::laswp<T>(cols, nb, ntiles, hp.data(), mb, hld.data(), npairs, rows);
+  for (int64_t t = 0; t < ntiles; ++t)
+    copy_in(tiles[t], hp[static_cast<std::size_t>(t)], hld[static_cast<std::size_t>(t)], mb[t], cols, sizeof(T));
+}
+
 #define HETLA_CUDA_INSTANTIATE(T)                                                                                  \
   template void CudaDevice::gemm_t<T>(Op, Op, int64_t, int64_t, int64_t, T, const T*, int64_t, const T*, int64_t, T, \
                                       T*, int64_t);                                                                \
   template void CudaDevice::herk_t<T>(Uplo, Op, int64_t, int64_t, real_t<T>, const T*, int64_t, real_t<T>, T*,     \
                                       int64_t);                                                                    \
   template void CudaDevice::trsm_t<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, const T*, int64_t, T*, int64_t);  \
-  template int64_t CudaDevice::potrf_t<T>(Uplo, int64_t, T*, int64_t);
+  template int64_t CudaDevice::potrf_t<T>(Uplo, int64_t, T*, int64_t);                                             \
+  template void CudaDevice::trmm_t<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, const T*, int64_t, T*, int64_t);  \
+  template void CudaDevice::laswp_t<T>(int64_t, int64_t, int64_t, T* const*, const int64_t*, const int64_t*,        \
+                                       int64_t, const int64_t*);
 HETLA_CUDA_INSTANTIATE(float)
 HETLA_CUDA_INSTANTIATE(double)
 HETLA_CUDA_INSTANTIATE(std::complex<float>)

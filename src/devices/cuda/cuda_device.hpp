@@ -37,10 +37,14 @@ class CudaDevice final : public Device {
   ~CudaDevice() override;
 
   int ordinal() const { return ordinal_; }
-  const std::string& model() const { return model_; }  // e.g. "NVIDIA H100 80GB HBM3"
+  std::string model() const override { return model_; }  // e.g. "NVIDIA H100 80GB HBM3"
   const CudaConfig& config() const { return cfg_; }
 
   int num_workers() const override { return cfg_.workers; }
+  /// No laswp kernel on the GPU yet (it would need a .cu row-swap kernel):
+  /// the runtime keeps LU's interchanges on the host; laswp_t goes through
+  /// host memory for a direct call.
+  bool has_kernel(KernelId k) const override { return k != KernelId::None && k != KernelId::Laswp; }
   void attach_worker(int local_index) override;
   double nominal_speed() const override { return nominal_speed_; }
   double bandwidth_hint() const override { return bandwidth_; }
@@ -73,6 +77,12 @@ class CudaDevice final : public Device {
   void trsm_t(Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64_t n, T alpha, const T* A, int64_t lda,
               T* B, int64_t ldb);
   template <typename T> int64_t potrf_t(Uplo uplo, int64_t n, T* A, int64_t lda);
+  template <typename T>
+  void trmm_t(Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64_t n, T alpha, const T* A, int64_t lda,
+              T* B, int64_t ldb);
+  template <typename T>
+  void laswp_t(int64_t cols, int64_t nb, int64_t ntiles, T* const* tiles, const int64_t* mb, const int64_t* ld,
+               int64_t npairs, const int64_t* rows);
 
   int ordinal_;
   CudaConfig cfg_;

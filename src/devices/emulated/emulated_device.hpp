@@ -72,6 +72,10 @@ class EmulatedDevice final : public Device {
   template <typename T, typename... A> int64_t potrf_t(A... a) {
     return stretched([&] { return HostKernelImpl::potrf<T>(a...); });
   }
+  template <typename T, typename... A> void trmm_t(A... a) { stretched([&] { HostKernelImpl::trmm<T>(a...); }); }
+  // Host code on the device's own memory (the arena is host-addressable), so
+  // an LU trailing column stays on the device between its updates.
+  template <typename T, typename... A> void laswp_t(A... a) { stretched([&] { HostKernelImpl::laswp<T>(a...); }); }
 
   EmulatedConfig cfg_;
   std::atomic<std::size_t> used_{0};

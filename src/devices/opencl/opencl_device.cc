@@ -226,9 +226,14 @@ class OpenCLDevice final : public Device {
 
   int num_workers() const override { return static_cast<int>(worker_queues_.size()); }
   void attach_worker(int local_index) override;
+  // laswp: tiles are separate cl_mem buffers and CLBlast has no row
+  // interchange; the runtime keeps it on the host (laswp_t stays correct for
+  // a direct call by going through host memory).
   bool has_kernel(KernelId k) const override {
-    return k == KernelId::Gemm || k == KernelId::Herk || k == KernelId::Trsm;
+    return k == KernelId::Gemm || k == KernelId::Herk || k == KernelId::Trsm || k == KernelId::Trmm;
   }
+  bool has_fp64() const override { return fp64_; }
+  std::string model() const override { return device_name_; }
   double nominal_speed() const override { return speed_; }
   double bandwidth_hint() const override { return bandwidth_; }
 
@@ -380,6 +385,46 @@ class OpenCLDevice final : public Device {
                               static_cast<std::size_t>(m), static_cast<std::size_t>(n), alpha, buffer(A), 0,
                               static_cast<std::size_t>(lda), buffer(B), 0, static_cast<std::size_t>(ldb), q);
     });
+  }
+
+  template <typename T>
+  void trmm_t(Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64_t n, T alpha, const T* A, int64_t lda, T* B,
+              int64_t ldb) {
+    require<T>("trmm");
+    require_dims("trmm", {m, n});
+    if (uplo == Uplo::General) throw std::invalid_argument(who() + ": trmm: uplo must be Lower or Upper");
+    if (m == 0 || n == 0) return;
+    if (alpha == T(0)) return scale_on_host(B, m, n, ldb, T(0), Uplo::General);
+    const auto tri = uplo == Uplo::Lower ? clblast::Triangle::kLower : clblast::Triangle::kUpper;
+    run("Trmm", [&](cl_command_queue* q, Queue&) {
+      return clblast::Trmm<T>(clblast::Layout::kColMajor, cl_side(side), tri, cl_trans<T>(op), cl_diag(diag),
+                              static_cast<std::size_t>(m), static_cast<std::size_t>(n), alpha, buffer(A), 0,
+                              static_cast<std::size_t>(lda), buffer(B), 0, static_cast<std::size_t>(ldb), q);
+    });
+  }
+
+  /// Through host memory (see has_kernel): each tile is read, the rows are
+  /// interchanged by the host kernel, and the tiles are written back.
+  template <typename T>
+  void laswp_t(int64_t cols, int64_t nb, int64_t ntiles, T* const* tiles, const int64_t* mb, const int64_t* ld,
+               int64_t npairs, const int64_t* rows) {
+    require<T>("laswp");
+    require_dims("laswp", {cols, ntiles, npairs});
+    if (cols == 0 || npairs == 0) return;
+    std::vector<std::vector<T>> h(static_cast<std::size_t>(ntiles));
+    std::vector<T*> hp(static_cast<std::size_t>(ntiles));
+    std::vector<int64_t> hld(static_cast<std::size_t>(ntiles));
+    for (int64_t t = 0; t < ntiles; ++t) {
+      auto& b = h[static_cast<std::size_t>(t)];
+      b.resize(static_cast<std::size_t>(std::max<int64_t>(1, mb[t]) * cols));
+      hp[static_cast<std::size_t>(t)] = b.data();
+      hld[static_cast<std::size_t>(t)] = std::max<int64_t>(1, mb[t]);
+      transfer(false, buffer(tiles[t]), ld[t], b.data(), hld[static_cast<std::size_t>(t)], mb[t], cols, sizeof(T));
+    }
+    HostKernelImpl::laswp<T>(cols, nb, ntiles, hp.data(), mb, hld.data(), npairs, rows);
+    for (int64_t t = 0; t < ntiles; ++t)
+      transfer(true, buffer(tiles[t]), ld[t], hp[static_cast<std::size_t>(t)], hld[static_cast<std::size_t>(t)], mb[t],
+               cols, sizeof(T));
   }
 
   /// CLBlast has no Cholesky: the tile goes through host memory and LAPACK.
