@@ -62,7 +62,8 @@ void print_bench_help(std::FILE* out) {
                "  --schedule S         dynamic (greedy by capability weights) or static (owner\n"
                "                       computes from the distribution) [default: dynamic]\n"
                "  --distribution D     1d, 2d or weighted (capability-weighted cyclic)\n"
-               "                       [default: weighted under static, none under dynamic]\n"
+               "                       [default: weighted under static, none under dynamic]; naming one\n"
+               "                       without --schedule selects static\n"
                "  -k K                 inner dimension of a product [default: n]\n"
                "  --transa/--transb X  N, T or C: op() applied to A / B in a product [default: N]\n"
                "  --degree D           degree of a matrix polynomial [default: 10]\n"
@@ -103,6 +104,7 @@ struct BenchArgs {
   std::string trace;   // --trace FILE ("" = none)
   std::string devices = "cpu";
   Schedule schedule = Schedule::Dynamic;
+  bool schedule_given = false;
   Distribution distribution = Distribution::Default;
   bool devices_given = false;
   unsigned given = 0;  // BenchOption bits given on the command line
@@ -214,6 +216,7 @@ bool parse(int argc, char** argv, int first, BenchArgs& a) {
       a.devices_given = true;
     } else if (opt == "--schedule") {
       const std::string_view v = in.value(opt);
+      a.schedule_given = true;
       if (v == "dynamic") a.schedule = Schedule::Dynamic;
       else if (v == "static") a.schedule = Schedule::Static;
       else throw UsageError("--schedule: '" + std::string(v) + "' is not static or dynamic");
@@ -332,7 +335,9 @@ int cmd_bench(int argc, char** argv, int first) {
     hetla::Config cfg;
     cfg.num_threads = base.threads;
     cfg.devices = a.devices;
-    cfg.schedule = a.schedule;
+    // A distribution only places work under owner-computes: naming one
+    // without --schedule means static scheduling.
+    cfg.schedule = a.schedule_given || a.distribution == Distribution::Default ? a.schedule : Schedule::Static;
     cfg.distribution = a.distribution;
     try {
       hetla::init(cfg);  // start the workers and open the devices now, outside every timed region

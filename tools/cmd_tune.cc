@@ -4,10 +4,17 @@
 #include <cstdio>
 #include <string>
 
+#include <complex>
+#include <random>
+#include <vector>
+
 #include "cli.hpp"
 #include "devices/spec.hpp"
+#include "hetla/blas3.hpp"
+#include "runtime/context.hpp"
 #include "runtime/runtime.hpp"
 #include "tune/calibrate.hpp"
+#include "tune/split_model.hpp"
 
 namespace hetla::cli {
 
@@ -15,20 +22,98 @@ namespace {
 void print_tune_help(std::FILE* out) {
   std::fprintf(out,
                "usage: hetla tune [--devices SPEC] [--nb NB] [--repeat R] [--json] [--dry-run]\n"
+               "       hetla tune --split [--devices SPEC] [-n N[,N...]] [--repeat R] [--json] [--dry-run]\n"
                "\n"
                "Measures gemm, herk, trsm and potrf at tile size NB (default 256, double\n"
                "precision) on every device of SPEC (default: cpu; see hetla bench --help),\n"
                "taking the median of R runs (default 5) per kernel, and merges the rates into\n"
                "%s\n"
-               "(override with $HETLA_WEIGHTS). --dry-run measures without writing.\n",
-               tune::weights_path().c_str());
+               "(override with $HETLA_WEIGHTS). --dry-run measures without writing.\n"
+               "\n"
+               "--split learns the work split of GEMM across the devices of SPEC at each size N\n"
+               "(default 1000,2000,4000): starting from the capability weights it runs an\n"
+               "N x N x N double GEMM R times (default 3), each time moving every device's share\n"
+               "towards equal busy time, and stores the most balanced split in\n"
+               "%s\n"
+               "(override with $HETLA_SPLIT_MODEL); gemm then interpolates it in n by default.\n",
+               tune::weights_path().c_str(), tune::SplitModel::default_path().c_str());
 }
+/// `hetla tune --split`: learns the GEMM split of the library context's
+/// devices at each size and stores it in the split model.
+int tune_split(const std::string& devices, const std::vector<int64_t>& sizes, int rounds, bool json, bool dry) {
+  hetla::Config cfg;
+  cfg.devices = devices;
+  try {
+    hetla::init(cfg);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--devices: ") + e.what());
+  }
+  std::vector<std::string> names;
+  std::vector<int> workers;
+  std::string key;
+  {
+    detail::CallScope scope;
+    rt::Runtime& rt = scope.rt();
+    for (int d = 0; d < rt.num_devices(); ++d) {
+      names.push_back(rt.device(d).name());
+      workers.push_back(d == 0 ? rt.num_host_workers() : rt.device(d).num_workers());
+    }
+    key = tune::device_set_key(rt);
+  }
+  tune::SplitModel model = tune::SplitModel::load(tune::SplitModel::default_path());
+  RecordPrinter printer(json);
+  for (int64_t n : sizes) {
+    std::mt19937_64 g(static_cast<uint64_t>(n));
+    std::uniform_real_distribution<double> u(-1, 1);
+    std::vector<double> A(static_cast<std::size_t>(n * n)), B(A.size()), C(A.size());
+    for (auto* v : {&A, &B})
+      for (double& x : *v) x = u(g);
+    std::vector<double> start;
+    for (const auto& s : gemm_split(Options{})) start.push_back(s.share);
+    double imbalance = 0;
+    tune::SplitRun run = [&](const std::vector<double>& shares) {
+      Options o;
+      for (std::size_t d = 0; d < shares.size(); ++d)
+        o.weights += (d ? "," : "") + names[d] + "=" + std::to_string(shares[d]);
+      {
+        detail::CallScope scope;
+        scope.rt().reset_stats();
+      }
+      gemm(Op::NoTrans, Op::NoTrans, n, n, n, 1.0, A.data(), n, B.data(), n, 0.0, C.data(), n, o);
+      detail::CallScope scope;
+      const auto st = scope.rt().stats();
+      std::vector<double> busy(shares.size(), 0);
+      for (std::size_t d = 0; d < busy.size() && d < st.size(); ++d)
+        busy[d] = st[d].busy_seconds / std::max(1, workers[d]);
+      return busy;
+    };
+    const auto shares = tune::learn_split(start, run, rounds);
+    imbalance = tune::busy_imbalance(run(shares));
+    model.set({key, static_cast<double>(n), shares});
+    Record rec;
+    rec.add("n", n, "", 6);
+    std::string list;
+    for (std::size_t d = 0; d < shares.size(); ++d) list += (d ? " " : "") + names[d] + "=" + std::to_string(shares[d]).substr(0, 5);
+    rec.add("split", list, "", 40).add("imbalance", imbalance, "", 9, 3);
+    printer.print(rec);
+  }
+  hetla::finalize();
+  if (!dry) {
+    model.save(tune::SplitModel::default_path());
+    tune::set_cached_model(model);
+    if (!json) std::printf("saved to %s\n", tune::SplitModel::default_path().c_str());
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 int cmd_tune(int argc, char** argv, int first) {
   std::string devices = "cpu";
   int64_t nb = 256, reps = 5;
-  bool json = false, dry = false;
+  bool json = false, dry = false, split = false;
+  std::vector<int64_t> sizes = {1000, 2000, 4000};
+  bool reps_given = false;
   ArgReader args(argc, argv, first);
   while (!args.done()) {
     std::string_view a = args.next();
@@ -41,6 +126,12 @@ int cmd_tune(int argc, char** argv, int first) {
       nb = parse_int(args.value(a), "--nb", 16, 4096);
     } else if (a == "--repeat") {
       reps = parse_int(args.value(a), "--repeat", 1, 100);
+      reps_given = true;
+    } else if (a == "--split") {
+      args.no_value(a);
+      split = true;
+    } else if (a == "-n") {
+      sizes = parse_int_list(args.value(a), "-n", 1, 100000);
     } else if (a == "--json") {
       args.no_value(a);
       json = true;
@@ -51,6 +142,7 @@ int cmd_tune(int argc, char** argv, int first) {
       throw UsageError("tune: unknown option '" + std::string(a) + "' (see hetla tune --help)");
     }
   }
+  if (split) return tune_split(devices, sizes, reps_given ? static_cast<int>(reps) : 3, json, dry);
   dev::DeviceSet set;
   try {
     set = dev::parse_devices(devices);

@@ -106,6 +106,74 @@ int hetla_cgels(char trans, int m, int n, int nrhs, hetla_complex_float* A, int 
 int hetla_zgels(char trans, int m, int n, int nrhs, hetla_complex_double* A, int lda, hetla_complex_double* B,
                 int ldb);
 
+/* ---- Matrix polynomials and functions (src/api/c_api_matfun.cc) ---- */
+/* P = sum_{i=0}^{degree} coeffs[i] X^i for an n x n X (coeffs[0] is the
+ * constant term; degree + 1 values). method 'H': Horner (degree - 1 matrix
+ * products), 'P': Paterson-Stockmeyer (about 2 sqrt(degree)). P must not
+ * overlap X. */
+int hetla_smatpoly(int n, const float* X, int ldx, int degree, const float* coeffs, float* P, int ldp, char method);
+int hetla_dmatpoly(int n, const double* X, int ldx, int degree, const double* coeffs, double* P, int ldp,
+                   char method);
+int hetla_cmatpoly(int n, const hetla_complex_float* X, int ldx, int degree, const hetla_complex_float* coeffs,
+                   hetla_complex_float* P, int ldp, char method);
+int hetla_zmatpoly(int n, const hetla_complex_double* X, int ldx, int degree, const hetla_complex_double* coeffs,
+                   hetla_complex_double* P, int ldp, char method);
+
+/* E = exp(A) (scaling and squaring, Pade), C = cos(A), S = sin(A) (Taylor,
+ * double-angle recovery) for an n x n A, to full accuracy in the precision.
+ * Not in place: the result must not overlap A. */
+int hetla_sexpm(int n, const float* A, int lda, float* E, int lde);
+int hetla_dexpm(int n, const double* A, int lda, double* E, int lde);
+int hetla_cexpm(int n, const hetla_complex_float* A, int lda, hetla_complex_float* E, int lde);
+int hetla_zexpm(int n, const hetla_complex_double* A, int lda, hetla_complex_double* E, int lde);
+int hetla_scosm(int n, const float* A, int lda, float* C, int ldc);
+int hetla_dcosm(int n, const double* A, int lda, double* C, int ldc);
+int hetla_ccosm(int n, const hetla_complex_float* A, int lda, hetla_complex_float* C, int ldc);
+int hetla_zcosm(int n, const hetla_complex_double* A, int lda, hetla_complex_double* C, int ldc);
+int hetla_ssinm(int n, const float* A, int lda, float* S, int lds);
+int hetla_dsinm(int n, const double* A, int lda, double* S, int lds);
+int hetla_csinm(int n, const hetla_complex_float* A, int lda, hetla_complex_float* S, int lds);
+int hetla_zsinm(int n, const hetla_complex_double* A, int lda, hetla_complex_double* S, int lds);
+
+/* ---- Level-3 BLAS (src/api/c_api_blas3.cc) ----
+ * BLAS argument order on column-major arrays, split across the context's
+ * devices; returns 0, or -i if argument i is invalid (xerbla numbering).
+ * Characters in either case. beta == 0: C is not read (NaN does not spread). */
+/* C = alpha op(A) op(B) + beta C; transa/transb 'N', 'T' or 'C'. */
+int hetla_sgemm(char transa, char transb, int m, int n, int k, float alpha, const float* A, int lda, const float* B,
+                int ldb, float beta, float* C, int ldc);
+int hetla_dgemm(char transa, char transb, int m, int n, int k, double alpha, const double* A, int lda,
+                const double* B, int ldb, double beta, double* C, int ldc);
+int hetla_cgemm(char transa, char transb, int m, int n, int k, hetla_complex_float alpha, const hetla_complex_float* A,
+                int lda, const hetla_complex_float* B, int ldb, hetla_complex_float beta, hetla_complex_float* C,
+                int ldc);
+int hetla_zgemm(char transa, char transb, int m, int n, int k, hetla_complex_double alpha,
+                const hetla_complex_double* A, int lda, const hetla_complex_double* B, int ldb,
+                hetla_complex_double beta, hetla_complex_double* C, int ldc);
+/* C = alpha op(A) op(A)^T + beta C on the uplo triangle ('N': A n x k; 'T': A k x n; real also 'C'). */
+int hetla_ssyrk(char uplo, char trans, int n, int k, float alpha, const float* A, int lda, float beta, float* C,
+                int ldc);
+int hetla_dsyrk(char uplo, char trans, int n, int k, double alpha, const double* A, int lda, double beta, double* C,
+                int ldc);
+int hetla_csyrk(char uplo, char trans, int n, int k, hetla_complex_float alpha, const hetla_complex_float* A, int lda,
+                hetla_complex_float beta, hetla_complex_float* C, int ldc);
+int hetla_zsyrk(char uplo, char trans, int n, int k, hetla_complex_double alpha, const hetla_complex_double* A,
+                int lda, hetla_complex_double beta, hetla_complex_double* C, int ldc);
+/* C = alpha op(A) op(A)^H + beta C on the uplo triangle, trans 'N' or 'C'. */
+int hetla_cherk(char uplo, char trans, int n, int k, float alpha, const hetla_complex_float* A, int lda, float beta,
+                hetla_complex_float* C, int ldc);
+int hetla_zherk(char uplo, char trans, int n, int k, double alpha, const hetla_complex_double* A, int lda,
+                double beta, hetla_complex_double* C, int ldc);
+/* B = alpha op(A)^-1 B (side 'L', A m x m) or alpha B op(A)^-1 (side 'R', A n x n); diag 'N' or 'U'. */
+int hetla_strsm(char side, char uplo, char transa, char diag, int m, int n, float alpha, const float* A, int lda,
+                float* B, int ldb);
+int hetla_dtrsm(char side, char uplo, char transa, char diag, int m, int n, double alpha, const double* A, int lda,
+                double* B, int ldb);
+int hetla_ctrsm(char side, char uplo, char transa, char diag, int m, int n, hetla_complex_float alpha,
+                const hetla_complex_float* A, int lda, hetla_complex_float* B, int ldb);
+int hetla_ztrsm(char side, char uplo, char transa, char diag, int m, int n, hetla_complex_double alpha,
+                const hetla_complex_double* A, int lda, hetla_complex_double* B, int ldb);
+
 #ifdef __cplusplus
 }
 #endif

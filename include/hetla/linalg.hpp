@@ -4,6 +4,7 @@
 // std::invalid_argument) naming the LAPACK argument position.
 #pragma once
 #include <cstdint>
+#include <string>
 
 #include "hetla/context.hpp"
 #include "hetla/matrix.hpp"
@@ -15,6 +16,9 @@ namespace hetla {
 struct Options {
   int64_t nb = 0;  // tile size (column-major overloads); 0 = chosen from the size and precision
   Distribution distribution = Distribution::Default;  // Default: the context's (Config)
+  /// Forced work split of gemm (blas3.hpp) by device name, e.g.
+  /// "cpu=0.4,emu0=0.6" (unlisted devices get none); empty: see gemm_split.
+  std::string weights = {};
 };
 
 /// Tile size used when Options::nb == 0.

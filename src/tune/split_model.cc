@@ -5,10 +5,13 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
 
+#include "runtime/runtime.hpp"
 #include "tune/calibrate.hpp"
 
 namespace hetla::tune {
@@ -115,6 +118,40 @@ SplitModel SplitModel::load(const std::string& path) {
     m.set(std::move(p));
   }
   return m;
+}
+
+std::string device_set_key(const rt::Runtime& rt) {
+  std::string key;
+  for (int d = 0; d < rt.num_devices(); ++d) {
+    key += (d ? "|" : "") + device_key(rt.device(d));
+    if (d == 0) key += "*" + std::to_string(rt.num_host_workers());
+  }
+  return key;
+}
+
+namespace {
+std::mutex g_model_mutex;
+std::unique_ptr<SplitModel> g_model;
+}  // namespace
+
+std::optional<std::vector<double>> predict_split(const rt::Runtime& rt, double n) {
+  const std::string key = device_set_key(rt);
+  std::lock_guard<std::mutex> lk(g_model_mutex);
+  if (!g_model) {
+    try {
+      g_model = std::make_unique<SplitModel>(SplitModel::load(SplitModel::default_path()));
+    } catch (const std::exception&) {
+      g_model = std::make_unique<SplitModel>();  // a damaged file: capability weights, as without one
+    }
+  }
+  auto s = g_model->predict(key, n);
+  if (s && s->size() != static_cast<std::size_t>(rt.num_devices())) return std::nullopt;
+  return s;
+}
+
+void set_cached_model(SplitModel m) {
+  std::lock_guard<std::mutex> lk(g_model_mutex);
+  g_model = std::make_unique<SplitModel>(std::move(m));
 }
 
 double busy_imbalance(const std::vector<double>& busy) {

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+namespace hetla::rt { class Runtime; }
+
 namespace hetla::tune {
 
 /// Learned shares of one device set at one size.
@@ -39,6 +41,17 @@ class SplitModel {
  private:
   std::vector<SplitPoint> points_;
 };
+
+/// The device set a split is learned for: the device keys (calibrate.hpp) in
+/// runtime order, the host with its worker count ("cpu:<model>*2|emu:...").
+std::string device_set_key(const rt::Runtime& rt);
+
+/// Shares for rt's devices at size n from the model in
+/// SplitModel::default_path() (read once per process; a damaged file counts
+/// as none), or nothing when no split was learned for these devices.
+std::optional<std::vector<double>> predict_split(const rt::Runtime& rt, double n);
+/// Replaces the process's model (`hetla tune`, tests).
+void set_cached_model(SplitModel m);
 
 /// Busy seconds per device of one run with the given shares.
 using SplitRun = std::function<std::vector<double>(const std::vector<double>& shares)>;

@@ -40,4 +40,26 @@ template <typename T> double getrs(double n, double nrhs) {
 }
 template <typename T> double gesv(double n, double nrhs) { return getrf<T>(n, n) + getrs<T>(n, nrhs); }
 
+// Level-3 BLAS: gemm (m x n x k), syrk/herk (n x n, rank k), trsm from the left (B m x n).
+inline double fmuls_gemm(double m, double n, double k) { return m * n * k; }
+inline double fadds_gemm(double m, double n, double k) { return m * n * k; }
+inline double fmuls_syrk(double n, double k) { return 0.5 * k * n * (n + 1.0); }
+inline double fadds_syrk(double n, double k) { return 0.5 * k * n * (n + 1.0); }
+inline double fmuls_trsm_left(double m, double n) { return 0.5 * n * m * (m + 1.0); }
+inline double fadds_trsm_left(double m, double n) { return 0.5 * n * m * (m - 1.0); }
+
+template <typename T> double gemm(double m, double n, double k) {
+  return combine<T>(fmuls_gemm(m, n, k), fadds_gemm(m, n, k));
+}
+template <typename T> double syrk(double n, double k) { return combine<T>(fmuls_syrk(n, k), fadds_syrk(n, k)); }
+template <typename T> double trsm_left(double m, double n) {
+  return combine<T>(fmuls_trsm_left(m, n), fadds_trsm_left(m, n));
+}
+
+// Matrix polynomials and functions: `products` n x n x n products plus
+// `solves` LU solves with n right-hand sides (the lincombs are O(n^2)).
+template <typename T> double matfun(double n, double products, double solves) {
+  return products * gemm<T>(n, n, n) + solves * gesv<T>(n, n);
+}
+
 }  // namespace hetla::cli::flops
