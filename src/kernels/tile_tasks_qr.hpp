@@ -23,6 +23,7 @@
 
 #include "kernels/host/lapack_qr.hpp"
 #include "kernels/tile_tasks.hpp"
+#include "util/pages.hpp"
 
 namespace hetla::tile {
 
@@ -233,23 +234,18 @@ template <typename T> void lascl(rt::Runtime& rt, real_t<T> cfrom, real_t<T> cto
             {rt::RW(A.h)}, {o.priority, "lascl", rt::kMemoryBound});
 }
 
-/// An m x n tile matrix over uninitialised memory: its pages are first touched
-/// by the tasks that write them (in parallel) instead of being zeroed up front
-/// by the calling thread. For workspaces that tasks write before they read.
+/// An m x n tile matrix over memory that is not initialised (its pages are
+/// mapped up front, util::PageBuffer), for workspaces that tasks write before
+/// they read.
 template <typename T> class ScratchMatrix {
  public:
   ScratchMatrix(int64_t m, int64_t n, int64_t nb)
-      : mem_(static_cast<T*>(std::malloc(sizeof(T) * static_cast<std::size_t>(std::max<int64_t>(1, m * n))))) {
-    if (!mem_) throw std::bad_alloc();
-    M_ = Matrix<T>::view(m, n, mem_.get(), std::max<int64_t>(1, m), nb);
-  }
+      : mem_(sizeof(T) * static_cast<std::size_t>(std::max<int64_t>(1, m * n))),
+        M_(Matrix<T>::view(m, n, static_cast<T*>(mem_.get()), std::max<int64_t>(1, m), nb)) {}
   const Matrix<T>& matrix() const { return M_; }
 
  private:
-  struct Free {
-    void operator()(T* p) const { std::free(p); }
-  };
-  std::unique_ptr<T, Free> mem_;
+  util::PageBuffer mem_;
   Matrix<T> M_;
 };
 

@@ -47,7 +47,7 @@ template <typename T> void geqrf_tiles(Matrix<T>& A, T* tau, Distribution dist) 
   rt::Runtime& rt = scope.rt();
   tile::Reflectors<T> R(A, k);
   auto work = tile::LarfbWork<T>::left(A);
-  detail::distribute_qr(rt, A, &work, dist);
+  detail::distribute_qr(rt, A, &work, dist, detail::panel_workload(A, 2.0));
   detail::geqrf_tasks(rt, R, tau, work);
   rt.wait_all();
 }

@@ -42,7 +42,7 @@ template <typename T> int64_t getrf_tiles(Matrix<T>& A, int64_t* ipiv, const Opt
   if (A.m() == 0 || A.n() == 0) return 0;
   detail::CallScope scope;
   rt::Runtime& rt = scope.rt();
-  detail::distribute(rt, A, options.distribution);
+  detail::distribute(rt, A, options.distribution, detail::panel_workload(A, 1.3));
   const int64_t m = A.m(), mt = A.mt(), nt = A.nt(), nb = A.nb(), kt = std::min(mt, nt);
   tile::Status status;
   std::vector<rt::Handle> piv(static_cast<std::size_t>(kt));  // written by panel k: its pivots are known

@@ -23,8 +23,13 @@ template <typename T> int64_t potrf(Uplo uplo, Matrix<T>& A, const Options& opti
 
   detail::CallScope scope;
   rt::Runtime& rt = scope.rt();
-  detail::distribute(rt, A, options.distribution);
   const int64_t nt = A.nt(), nb = A.nb();
+  // The host factors and solves every panel (the TRSMs: 1.5 nb / n of the
+  // flops); tile column j (row, for Upper) takes j updates of nt - j tiles.
+  detail::Workload load{detail::panel_share(A.n(), nb, 1.5, 1.25), [nt, uplo](int64_t j) {
+                          return static_cast<double>(uplo == Uplo::Lower ? j * (nt - j) : j * j / 2);
+                        }};
+  detail::distribute(rt, A, options.distribution, load);
   const real_t<T> one = 1;
   tile::Status status;
   auto a = [&](int64_t i, int64_t j) { return tile::ref(A, i, j); };

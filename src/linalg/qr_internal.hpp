@@ -27,10 +27,11 @@ void unmqr_tasks(rt::Runtime& rt, Side side, Op op, const tile::Reflectors<T>& R
 /// and of the W tiles of `work` when it is LarfbWork::left(C): W's tile column
 /// j goes with C's tile column j, so an update's W stays where its column is.
 template <typename T>
-void distribute_qr(rt::Runtime& rt, const Matrix<T>& C, const tile::LarfbWork<T>* left_work, Distribution dist) {
-  distribute(rt, C, dist);
+void distribute_qr(rt::Runtime& rt, const Matrix<T>& C, const tile::LarfbWork<T>* left_work, Distribution dist,
+                   const Workload& load = {}) {
+  distribute(rt, C, dist, load);
   if (left_work)
-    for (int s = 0; s < 2; ++s) distribute(rt, left_work->w(s), dist);
+    for (int s = 0; s < 2; ++s) distribute(rt, left_work->w(s), dist, load);
 }
 
 /// LAPACK's trans check: 'N' or 'C' ('T' for real types, where both agree).

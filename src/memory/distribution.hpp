@@ -2,6 +2,8 @@
 // owner-computes scheduling. The owners are the devices that compute: the
 // host cores (when listed) and every accelerator.
 #pragma once
+#include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "hetla/linalg.hpp"
@@ -15,30 +17,71 @@ namespace hetla::detail {
 struct TileOwners {
   Distribution dist = Distribution::Default;
   std::vector<int> devices;  // computing devices
-  std::vector<int> column_pattern;  // Weighted: one round of owners
+  std::vector<int> column_pattern;  // Weighted: owners of columns 0, 1, ..., repeated
   int p = 1, q = 1;                 // TwoD grid
   int owner(int64_t i, int64_t j) const;
 };
 
-/// Integer per-device weights from the runtime's capability weights (GEMM
-/// rate x workers), scaled so the smallest is about 5.
-std::vector<int> capability_weights(const rt::Runtime& rt, const std::vector<int>& devices);
-/// One round of a weighted cyclic distribution: device k appears weights[k]
-/// times, interleaved (smooth weighted round robin).
-std::vector<int> weighted_round(const std::vector<int>& weights);
+/// What a routine tells the weighted distribution about its work, so that
+/// each device's *time*, not its column count, follows its capability weight.
+struct Workload {
+  /// Share of the time that owner-computes keeps on the host cores whoever
+  /// owns the columns (the panels; see panel_share): the host gets that much
+  /// less of the columns, so that its panels plus its columns take as long as
+  /// every other device's columns.
+  double host_pinned = 0;
+  /// Relative work of tile column j over the whole routine (e.g. LU: the
+  /// tiles its updates touch); empty: every column alike.
+  std::function<double(int64_t j)> column_work;
+};
 
-TileOwners make_owners(const rt::Runtime& rt, Distribution dist);
+/// Share of a routine's time spent in panels, which stay on the host: panel
+/// flops are `panel_flops` x nb / n of the total (Cholesky's TRSMs 1.5, LU's
+/// and QR's panels 0.75) and run `slowdown` times slower than GEMM (measured
+/// per core here: QR panel 21 vs GEMM 43 GFLOP/s: 2; LU panel 34: 1.3; TRSM
+/// 36: 1.25).
+double panel_share(int64_t n, int64_t nb, double panel_flops, double slowdown);
+
+/// The workload of a right-looking factorization of A with panels on the
+/// host (LU, QR): panel k takes 0.75 nb / n of the flops at `slowdown`, and
+/// tile column j receives one update of the tiles below row k per panel k < j.
+template <typename T> Workload panel_workload(const Matrix<T>& A, double slowdown) {
+  const int64_t mt = A.mt(), kt = std::min(A.mt(), A.nt());
+  return {panel_share(std::min(A.m(), A.n()), A.nb(), 0.75, slowdown), [mt, kt](int64_t j) {
+            const int64_t k = std::min(j, kt);  // panels 0 .. k-1 update column j
+            return static_cast<double>(k * mt - k * (k - 1) / 2);
+          }};
+}
+
+/// Per-device shares of the distributed work (summing to 1) from the
+/// runtime's capability weights (GEMM rate x workers), less `host_pinned` for
+/// the host (devices[0] == 0) as in Workload.
+std::vector<double> capability_weights(const rt::Runtime& rt, const std::vector<int>& devices,
+                                       double host_pinned = 0);
+/// Owners of `work.size()` columns, column c costing work[c]: device k gets a
+/// weights[k] / sum share of the work of every prefix, to within one column,
+/// interleaved (smooth weighted round robin, generalized to unequal columns).
+/// Integer weights over as many equal columns as their sum give device k
+/// exactly weights[k] columns (10:8:5 -> 10, 8 and 5 of 23).
+std::vector<int> weighted_round(const std::vector<double>& weights, const std::vector<double>& work);
+
+/// Columns of the weighted pattern repeated along a matrix whose columns
+/// cost alike: long enough to follow the weights to within 1/64.
+inline constexpr int kWeightedRound = 64;
+
+TileOwners make_owners(const rt::Runtime& rt, Distribution dist, int64_t nt = 0, const Workload& load = {});
 
 /// Sets the home device of each tile of A (no-op unless rt schedules
 /// statically or `dist` is given explicitly).
-template <typename T> void distribute(const rt::Runtime& rt, const Matrix<T>& A, Distribution dist) {
+template <typename T>
+void distribute(const rt::Runtime& rt, const Matrix<T>& A, Distribution dist, const Workload& load = {}) {
   if (dist == Distribution::Default) dist = default_distribution();
   if (dist == Distribution::Default && rt.schedule() != rt::Schedule::Static) {
     for (int64_t j = 0; j < A.nt(); ++j)
       for (int64_t i = 0; i < A.mt(); ++i) A.handle(i, j)->home = -1;
     return;
   }
-  TileOwners o = make_owners(rt, dist == Distribution::Default ? Distribution::Weighted : dist);
+  TileOwners o = make_owners(rt, dist == Distribution::Default ? Distribution::Weighted : dist, A.nt(), load);
   for (int64_t j = 0; j < A.nt(); ++j)
     for (int64_t i = 0; i < A.mt(); ++i) A.handle(i, j)->home = o.owner(i, j);
 }

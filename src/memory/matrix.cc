@@ -6,22 +6,20 @@
 
 #include "runtime/context.hpp"
 #include "runtime/runtime.hpp"
+#include "util/pages.hpp"
 
 namespace hetla {
 
 namespace {
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-struct FreeDeleter {
-  void operator()(void* p) const { std::free(p); }
-};
 }  // namespace
 
 template <typename T> struct Matrix<T>::Storage {
   int64_t m = 0, n = 0, nb = 1, mt = 0, nt = 0;
   T* base = nullptr;
   int64_t lda = 0;  // > 0: view of a column-major array; 0: owned tile-contiguous
-  std::unique_ptr<void, FreeDeleter> owned;
+  util::PageBuffer owned;
   std::vector<rt::Handle> handles;  // column-major over tiles
 
   int64_t mb_of(int64_t i) const { return i < mt - 1 ? nb : m - (mt - 1) * nb; }
@@ -55,10 +53,8 @@ template <typename T> Matrix<T>::Matrix(int64_t m, int64_t n, int64_t nb) {
   s->nt = ceil_div(n, nb);
   std::size_t bytes = static_cast<std::size_t>(m) * static_cast<std::size_t>(n) * sizeof(T);
   if (bytes > 0) {
-    std::size_t rounded = (bytes + 63) / 64 * 64;  // aligned_alloc wants a multiple
-    s->owned.reset(std::aligned_alloc(64, rounded));
-    if (!s->owned) throw std::bad_alloc();
-    std::memset(s->owned.get(), 0, rounded);
+    s->owned = util::PageBuffer(bytes);
+    if (!s->owned.zeroed()) std::memset(s->owned.get(), 0, bytes);
     s->base = static_cast<T*>(s->owned.get());
   }
   s->init_handles();

@@ -4,13 +4,15 @@
 #include <ctime>
 #include <thread>
 
+#include "util/pages.hpp"
+
 namespace hetla::dev {
 
 EmulatedDevice::EmulatedDevice(std::string name, EmulatedConfig cfg) : Device(Kind::Emulated, std::move(name)), cfg_(cfg) {
   if (!(cfg_.speed > 0 && cfg_.speed <= 1)) throw std::invalid_argument("emulated device: speed must be in (0, 1]");
 }
 
-EmulatedDevice::~EmulatedDevice() = default;
+EmulatedDevice::~EmulatedDevice() { release_pool(); }
 
 double EmulatedDevice::thread_cpu_seconds() {
   timespec ts{};
@@ -24,15 +26,33 @@ void* EmulatedDevice::allocate(std::size_t bytes) {
   do {
     if (cfg_.memory > 0 && used + bytes > cfg_.memory) return nullptr;
   } while (!used_.compare_exchange_weak(used, used + bytes));
-  void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+  {
+    std::lock_guard<std::mutex> lk(pool_mutex_);
+    auto it = pool_.find(bytes);
+    if (it != pool_.end()) {
+      void* p = it->second;
+      pool_.erase(it);
+      return p;
+    }
+  }
+  void* p = util::alloc_pages(bytes);
   if (!p) used_ -= bytes;
   return p;
 }
 
 void EmulatedDevice::deallocate(void* p, std::size_t bytes) {
   if (!p) return;
-  std::free(p);
+  {
+    std::lock_guard<std::mutex> lk(pool_mutex_);
+    pool_.emplace(bytes, p);
+  }
   used_ -= bytes;
+}
+
+void EmulatedDevice::release_pool() {
+  std::lock_guard<std::mutex> lk(pool_mutex_);
+  for (auto& [bytes, p] : pool_) util::free_pages(p, bytes);
+  pool_.clear();
 }
 
 void EmulatedDevice::throttle(std::chrono::steady_clock::time_point t0, std::size_t bytes) const {

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -77,8 +78,16 @@ class EmulatedDevice final : public Device {
   // an LU trailing column stays on the device between its updates.
   template <typename T, typename... A> void laswp_t(A... a) { stretched([&] { HostKernelImpl::laswp<T>(a...); }); }
 
+  void release_pool();
+
   EmulatedConfig cfg_;
   std::atomic<std::size_t> used_{0};
+  // Freed blocks by size, reused by the next allocation of that size (tiles
+  // come in few sizes), as a GPU's caching allocator does: fresh pages are
+  // slow to map and device memory is slow to allocate. Outside used_: the
+  // emulated capacity counts what the runtime holds.
+  std::mutex pool_mutex_;
+  std::multimap<std::size_t, void*> pool_;
 };
 
 }  // namespace hetla::dev

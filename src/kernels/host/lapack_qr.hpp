@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/host/blas.hpp"
+#include "util/pages.hpp"
 
 namespace hetla::blas {
 
@@ -74,18 +75,18 @@ void larfb_left(Op op, int64_t m, int64_t n, int64_t k, const T* V, int64_t ldv,
   using namespace qr_detail;
   if (m == 0 || n == 0 || k == 0) return;
   const char tr = trans_letter<T>(op);
-  std::vector<T> work(static_cast<std::size_t>(n * k));
+  T* work = util::thread_scratch<T>(static_cast<std::size_t>(n * k));  // no page faults per task
   const lapack_int ldw = static_cast<lapack_int>(n);
   if constexpr (is_s<T>)
-    LAPACKE_slarfb_work(LAPACK_COL_MAJOR, 'L', tr, 'F', 'C', m, n, k, V, ldv, Tm, ldt, C, ldc, work.data(), ldw);
+    LAPACKE_slarfb_work(LAPACK_COL_MAJOR, 'L', tr, 'F', 'C', m, n, k, V, ldv, Tm, ldt, C, ldc, work, ldw);
   else if constexpr (is_d<T>)
-    LAPACKE_dlarfb_work(LAPACK_COL_MAJOR, 'L', tr, 'F', 'C', m, n, k, V, ldv, Tm, ldt, C, ldc, work.data(), ldw);
+    LAPACKE_dlarfb_work(LAPACK_COL_MAJOR, 'L', tr, 'F', 'C', m, n, k, V, ldv, Tm, ldt, C, ldc, work, ldw);
   else if constexpr (is_c<T>)
     LAPACKE_clarfb_work(LAPACK_COL_MAJOR, 'L', tr, 'F', 'C', m, n, k, lp(V), ldv, lp(Tm), ldt, lp(C), ldc,
-                        lp(work.data()), ldw);
+                        lp(work), ldw);
   else
     LAPACKE_zlarfb_work(LAPACK_COL_MAJOR, 'L', tr, 'F', 'C', m, n, k, lp(V), ldv, lp(Tm), ldt, lp(C), ldc,
-                        lp(work.data()), ldw);
+                        lp(work), ldw);
 }
 
 // ---- ungqr (orgqr for real types): the first n columns of H(1)...H(k), m >= n >= k.
