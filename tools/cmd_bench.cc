@@ -277,11 +277,17 @@ void write_trace(const std::string& path, const TraceCapture& cap, const trace::
     o.title = buf;
     // GFLOP/s of the traced run: the record's rate is for the best run.
     const double best = number(rec, "seconds"), gflop = number(rec, "gflops") * best;
+    int workers = 0;  // as in the JSON: copy-engine rows are not workers
+    double busy = 0;
+    for (const auto& w : sum.workers)
+      if (!w.transfers_only) ++workers, busy += w.busy;
+    const int copy_rows = cap.num_workers() - workers;
     std::snprintf(buf, sizeof buf,
-                  "traced run (last of %d): %.3f ms, %.2f GFLOP/s   |   %d workers, %zu tasks, busy %.1f %%, "
-                  "imbalance %.2f",
-                  c.repeat, cap.seconds() * 1e3, gflop / cap.seconds(), cap.num_workers(), cap.events().size(),
-                  100 * sum.busy / (sum.window * cap.num_workers()), sum.imbalance);
+                  "traced run (last of %d): %.3f ms, %.2f GFLOP/s   |   %d workers%s, %zu tasks and copies, "
+                  "busy %.1f %%, imbalance %.2f",
+                  c.repeat, cap.seconds() * 1e3, gflop / cap.seconds(), workers,
+                  copy_rows > 0 ? (" + " + std::to_string(copy_rows) + " copy engines").c_str() : "",
+                  cap.events().size(), workers > 0 ? 100 * busy / (sum.window * workers) : 0.0, sum.imbalance);
     o.subtitle = buf;
     o.row_names = rows;
     o.t0 = 0;

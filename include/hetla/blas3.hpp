@@ -56,6 +56,8 @@ struct DeviceShare {
 /// stored for this device set (interpolated in n; n = 0 skips it), else the
 /// devices' throughputs measured on earlier large gemm calls of this context
 /// (finish times equalised), else the capability weights (GEMM rate x workers).
-std::vector<DeviceShare> gemm_split(const Options& opts = {}, double n = 0);
+/// `fp64`: for double or complex<double> operands, which devices without
+/// double precision do not get (a weight forced on one throws).
+std::vector<DeviceShare> gemm_split(const Options& opts = {}, double n = 0, bool fp64 = true);
 
 }  // namespace hetla

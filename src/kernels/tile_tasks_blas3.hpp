@@ -86,7 +86,7 @@ template <typename T> void gemm_on(rt::Runtime& rt, int device, Op opa, Op opb, 
         stamp(done);
       },
       {rt::R(A.h), rt::R(B.h), rt::RW(C.h)},
-      {o.priority, "gemm", rt::kNoFlags, dev::KernelId::Gemm, 2.0 * flop_scale<T>() * m * n * static_cast<double>(k),
+      {o.priority, "gemm", fp64_flag<T>(), dev::KernelId::Gemm, 2.0 * flop_scale<T>() * m * n * static_cast<double>(k),
        device});
 }
 

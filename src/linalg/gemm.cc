@@ -46,7 +46,8 @@ Learned& learned() {
 
 /// Per-device shares (indexed by device id, summing to 1).
 /// `size`: the problem's n (cube root of m n k) for the tuned split model; 0 = none.
-std::vector<double> split_shares(const rt::Runtime& rt, const std::string& spec, double size) {
+/// `fp64`: devices without double precision get nothing.
+std::vector<double> split_shares(const rt::Runtime& rt, const std::string& spec, double size, bool fp64) {
   const int nd = rt.num_devices();
   std::vector<double> w(static_cast<std::size_t>(nd), 0.0);
   if (!spec.empty()) {
@@ -92,7 +93,17 @@ std::vector<double> split_shares(const rt::Runtime& rt, const std::string& spec,
           measured > 0 ? measured : rt.rate(d, dev::KernelId::Gemm) * std::max(1, workers[static_cast<std::size_t>(d)]);
     }
   }
-  const double total = std::accumulate(w.begin(), w.end(), 0.0);
+  for (int d = 1; d < nd; ++d) {
+    if (rt.device(d).can_run(dev::KernelId::Gemm, fp64)) continue;
+    if (!spec.empty() && w[static_cast<std::size_t>(d)] > 0)
+      throw std::invalid_argument("weights: device '" + rt.device(d).name() + "' cannot run this precision's GEMM");
+    w[static_cast<std::size_t>(d)] = 0;
+  }
+  double total = std::accumulate(w.begin(), w.end(), 0.0);
+  if (!(total > 0)) {  // nothing left (a host that does not compute, devices without fp64): the host does it
+    w.assign(w.size(), 0.0);
+    w[0] = total = 1;
+  }
   for (double& x : w) x /= total;
   return w;
 }
@@ -127,10 +138,10 @@ void learn_split(const rt::Runtime& rt, const std::vector<double>& flops, const 
 
 }  // namespace detail
 
-std::vector<DeviceShare> gemm_split(const Options& opts, double n) {
+std::vector<DeviceShare> gemm_split(const Options& opts, double n, bool fp64) {
   detail::CallScope scope;
   rt::Runtime& rt = scope.rt();
-  const auto s = detail::split_shares(rt, opts.weights, n);
+  const auto s = detail::split_shares(rt, opts.weights, n, fp64);
   std::vector<DeviceShare> out;
   for (int d = 0; d < rt.num_devices(); ++d) out.push_back({rt.device(d).name(), s[static_cast<std::size_t>(d)]});
   return out;
@@ -244,7 +255,8 @@ void gemm(Op opa, Op opb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T bet
   detail::CallScope scope;
   rt::Runtime& rt = scope.rt();
   const std::vector<double> shares = detail::split_shares(
-      rt, opts.weights, std::cbrt(static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k)));
+      rt, opts.weights, std::cbrt(static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k)),
+      tile::fp64_flag<T>() != 0);
   if (k == 0 || alpha == T(0)) {  // BLAS: A and B are not referenced
     for (int64_t j = 0; j < C.nt(); ++j)
       for (int64_t i = 0; i < C.mt(); ++i) tile::scale(rt, beta, tile::ref(C, i, j), {});

@@ -358,6 +358,20 @@ template <typename T> uint64_t device_tasks_for_lu_and_qr() {
   check_lu<T>(o, 130, 130, 32);
   check_qr<T>(o, 130, 100, 32);
   check_potrf<T>(o, 130, 32);
+  {  // gemm splits C's columns by weights: a device without fp64 gets none of a double product
+    const int64_t n = 96;
+    const auto A = bench::random_matrix<T>(n, n, n, 71), B = bench::random_matrix<T>(n, n, n, 72);
+    std::vector<T> C(A.size(), T(0)), Cref(A.size(), T(0));
+    gemm(Op::NoTrans, Op::NoTrans, n, n, n, T(1), A.data(), n, B.data(), n, T(0), C.data(), n, Options{32});
+    blas::gemm(Op::NoTrans, Op::NoTrans, n, n, n, T(1), A.data(), n, B.data(), n, T(0), Cref.data(), n);
+    EXPECT_LT(bench::relative_difference(n, n, C.data(), n, Cref.data(), n, n), kThreshold) << "gemm";
+    Options forced{32};
+    forced.weights = "cpu=1,nofp64=1";
+    if constexpr (std::is_same_v<real_t<T>, double>)
+      EXPECT_THROW(gemm_split(forced, n, true), std::invalid_argument);
+    else
+      EXPECT_NEAR(gemm_split(forced, n, false)[1].share, 0.5, 1e-12);
+  }
   const auto st = stats_now();
   finalize();
   return st[1].tasks;

@@ -75,7 +75,7 @@ template <typename T> Record run_gemm(const BenchConfig& c) {
   const double size = std::cbrt(static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k));
   // The split of the last timed run (learned from the earlier ones unless
   // --weights forces it); computed here first so bad --weights fail before the work.
-  std::string split = split_json(gemm_split(opts, size));
+  std::string split = split_json(gemm_split(opts, size, std::is_same_v<real_t<T>, double>));
   const auto A = bench::random_matrix<T>(ar, ac, lda, 8100 + static_cast<uint64_t>(m));
   const auto B = bench::random_matrix<T>(br, bc, ldb, 8200 + static_cast<uint64_t>(n));
   const auto C0 = bench::random_matrix<T>(m, n, ldc, 8300 + static_cast<uint64_t>(k));
@@ -84,7 +84,7 @@ template <typename T> Record run_gemm(const BenchConfig& c) {
   auto reset = [&] { C = C0; };
   auto reset_and_split = [&] {
     reset();
-    split = split_json(gemm_split(opts, size));
+    split = split_json(gemm_split(opts, size, std::is_same_v<real_t<T>, double>));
   };
   r.seconds = best_time(c.repeat, reset_and_split, [&] {
     hetla::gemm(ta, tb, m, n, k, alpha, A.data(), lda, B.data(), ldb, beta, C.data(), ldc, opts);
