@@ -66,6 +66,7 @@ stage_tsan() {
   for f in tests/runtime/*.cc; do targets+=("$(basename "$f" .cc)"); done
   targets+=(test_potrf test_getrf test_getrf_c_api test_c_api)
   [ -f tests/devices/test_emulated.cc ] && targets+=(test_emulated)
+  [ -f tests/devices/test_hybrid.cc ] && targets+=(test_hybrid)
   cmake --build "$TSAN_BUILD_DIR" -j "$JOBS" --target "${targets[@]}" || return 1
   # OpenBLAS is not instrumented; one BLAS thread keeps its own thread pool out
   # of the picture (hetla's worker threads still call it concurrently).

@@ -19,7 +19,7 @@ void print_bench_help(std::FILE* out) {
   std::fprintf(out,
                "usage: hetla bench ROUTINE [-n N[,N...]] [-m M] [--nrhs K] [--nb NB] [--precision P[,P...]]\n"
                "                   [--uplo L|U] [--check] [--baseline] [--repeat R] [--threads T] [--json]\n"
-               "                   [--devices SPEC] [--schedule static|dynamic] [--distribution 1d|2d|weighted]\n"
+               "                   [--devices SPEC] [--schedule static|dynamic] [--distribution 1d|2d|weighted|hybrid]\n"
                "                   [--trace FILE.json|FILE.svg] [-k K] [--transa N|T|C] [--transb N|T|C]\n"
                "                   [--degree D] [--method horner|ps] [--weights DEV=W,...] [--energy]\n"
                "\n"
@@ -61,7 +61,9 @@ void print_bench_help(std::FILE* out) {
                "                       accelerator can [default: cpu]\n"
                "  --schedule S         dynamic (greedy by capability weights) or static (owner\n"
                "                       computes from the distribution) [default: dynamic]\n"
-               "  --distribution D     1d, 2d or weighted (capability-weighted cyclic)\n"
+               "  --distribution D     1d, 2d, weighted (capability-weighted cyclic) or hybrid\n"
+               "                       (two-level hybrid tiles: small host tiles, one large tile per\n"
+               "                       accelerator sized by its weight; potrf, potrs, posv, trsm)\n"
                "                       [default: weighted under static, none under dynamic]; naming one\n"
                "                       without --schedule selects static\n"
                "  -k K                 inner dimension of a product [default: n]\n"
@@ -226,7 +228,8 @@ bool parse(int argc, char** argv, int first, BenchArgs& a) {
       if (v == "1d") a.distribution = Distribution::OneD;
       else if (v == "2d") a.distribution = Distribution::TwoD;
       else if (v == "weighted") a.distribution = Distribution::Weighted;
-      else throw UsageError("--distribution: '" + std::string(v) + "' is not 1d, 2d or weighted");
+      else if (v == "hybrid") a.distribution = Distribution::Hybrid;
+      else throw UsageError("--distribution: '" + std::string(v) + "' is not 1d, 2d, weighted or hybrid");
       a.devices_given = true;
     } else if (opt.size() > 1 && opt[0] == '-') {
       throw UsageError("unknown option '" + std::string(opt) + "' (see hetla bench --help)");
@@ -327,6 +330,10 @@ int cmd_bench(int argc, char** argv, int first) {
       throw UsageError(std::string("option ") + names[k] + " does not apply to " + spec->name);
   if (a.devices_given && !spec->library)
     throw UsageError("options --devices/--schedule/--distribution do not apply to " + spec->name);
+  if (a.distribution == Distribution::Hybrid && spec->name != "potrf" && spec->name != "potrs" &&
+      spec->name != "posv" && spec->name != "trsm")
+    throw UsageError("--distribution hybrid: potrf, potrs, posv and trsm take hybrid tiles, " + spec->name +
+                     " does not (use weighted)");
   if (a.base.energy && !spec->library)
     throw UsageError("option --energy does not apply to " + spec->name + " (it runs no library call)");
   if (!a.trace.empty() && !spec->library)

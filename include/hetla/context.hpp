@@ -19,6 +19,9 @@ enum class Distribution {
   TwoD,      // 2-D block cyclic over a P x Q grid of the computing devices
   Weighted,  // capability-weighted column cyclic (HGDD, seed 000): weights 10:8:5
              // give 10, 8 and 5 tile columns per round
+  Hybrid,    // two-level hybrid tiles (seed 004): small tile columns on the host
+             // cores, one large tile column per accelerator and round, sized by
+             // its capability weight (hybrid_tiling()); potrf, potrs, posv, trsm
 };
 
 struct Config {

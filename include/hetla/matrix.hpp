@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "hetla/types.hpp"
 
@@ -22,14 +23,30 @@ template <typename T> struct Tile {
 
 inline constexpr int64_t kDefaultTileSize = 256;
 
+/// How a matrix is cut into tiles: a pattern of tile sizes repeated along the
+/// rows and, identically, along the columns (so diagonal tiles are square).
+/// Uniform tiles are the one-size pattern {nb}. A hybrid tiling (seed 004
+/// §3.1, 3.4: small tiles for the CPU cores, large tiles for accelerators)
+/// also names the device that owns each tile column of the pattern; the
+/// Distribution::Hybrid places tasks by it. See hybrid_tiling().
+struct Tiling {
+  std::vector<int64_t> sizes;  // tile sizes, repeated; every entry >= 1
+  std::vector<int> owners;     // empty, or one device index per entry of sizes (0 = host cores)
+  bool uniform() const { return sizes.size() == 1; }
+  bool operator==(const Tiling&) const = default;
+};
+
 template <typename T> class Matrix {
  public:
   /// Empty 0 x 0 matrix.
   Matrix();
   /// Owned, zero-initialised, tile-contiguous storage.
   Matrix(int64_t m, int64_t n, int64_t nb = kDefaultTileSize);
+  /// Owned storage cut by a tiling (e.g. hybrid_tiling()).
+  Matrix(int64_t m, int64_t n, const Tiling& tiling);
   /// View of a column-major array A(lda, n); the array must outlive the view.
   static Matrix view(int64_t m, int64_t n, T* A, int64_t lda, int64_t nb = kDefaultTileSize);
+  static Matrix view(int64_t m, int64_t n, T* A, int64_t lda, const Tiling& tiling);
 
   /// Column-major <-> tiles, converted by parallel tasks.
   void copy_from(const T* A, int64_t lda);
@@ -37,7 +54,17 @@ template <typename T> class Matrix {
 
   int64_t m() const { return m_; }
   int64_t n() const { return n_; }
+  /// The tile size of a uniform tiling; for a hybrid tiling, the size of its
+  /// first (smallest, host) tiles. Routines that only take uniform tiles check
+  /// uniform_tiles() first.
   int64_t nb() const { return nb_; }
+  const Tiling& tiling() const;
+  bool uniform_tiles() const;
+  /// First row of tile row i / first column of tile column j.
+  int64_t row_offset(int64_t i) const;
+  int64_t col_offset(int64_t j) const;
+  /// Owner of tile column j under a hybrid tiling, -1 without owners.
+  int tile_owner(int64_t j) const;
   int64_t mt() const { return mt_; }  // tile rows
   int64_t nt() const { return nt_; }  // tile columns
   int64_t tile_mb(int64_t i) const;

@@ -61,11 +61,11 @@ std::optional<Tile<T>> as_block(const Matrix<T>& M, int64_t i1, int64_t i2, int6
   for (int64_t i = i1; i <= i2; ++i) block.mb += M.tile_mb(i);
   for (int64_t j = j1; j <= j2; ++j) block.nb += M.tile_nb(j);
   if (block.ld < block.mb) return std::nullopt;
-  const int64_t nb = M.nb();
   for (int64_t j = j1; j <= j2; ++j)
     for (int64_t i = i1; i <= i2; ++i) {
       const Tile<T> t = M.tile(i, j);
-      if (t.ld != block.ld || t.data != first.data + (i - i1) * nb + (j - j1) * nb * block.ld) return std::nullopt;
+      const int64_t di = M.row_offset(i) - M.row_offset(i1), dj = M.col_offset(j) - M.col_offset(j1);
+      if (t.ld != block.ld || t.data != first.data + di + dj * block.ld) return std::nullopt;
     }
   return block;
 }
@@ -159,7 +159,7 @@ void gemm_column(rt::Runtime& rt, Op opb, T alpha, const Matrix<T>& M, int64_t i
   std::optional<Tile<T>> a, c;
   // Small tiles keep per-tile tasks: the DAG needs their parallelism (measured
   // at n = 2000, nb = 128: aggregated 0.82x of per-tile).
-  if (rt.num_devices() == 1 && i2 > i1 && M.nb() >= 256) {
+  if (rt.num_devices() == 1 && i2 > i1 && M.tile_nb(k) >= 256) {
     a = detail::as_block(M, i1, i2, k, k);
     c = detail::as_block(M, i1, i2, j, j);
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "hetla/matrix.hpp"
 #include "hetla/types.hpp"
 
 namespace hetla::detail {
@@ -15,6 +16,15 @@ inline void check_uplo(Uplo u, int arg, const std::string& routine) {
 }
 inline void check_ld(int64_t ld, int64_t rows, int arg, const std::string& routine, const char* name) {
   require(ld >= std::max<int64_t>(1, rows), arg, routine, std::string(name) + " < max(1, rows)");
+}
+/// Routines whose tile loops assume one tile size reject hybrid tilings.
+template <typename T> void require_uniform(const Matrix<T>& A, int arg, const std::string& routine) {
+  require(A.uniform_tiles(), arg, routine,
+          "hybrid tilings are taken by potrf, potrs, posv and trsm only: cut this matrix in uniform tiles");
+}
+/// B's rows are cut as A's (uniform tiles: the same nb; hybrid: the same pattern).
+template <typename T> bool same_tiling(const Matrix<T>& A, const Matrix<T>& B) {
+  return A.tiling().sizes == B.tiling().sizes;
 }
 template <typename T> std::string routine_name(const char* base) {
   return std::string(1, precision_letter<T>()) + base;

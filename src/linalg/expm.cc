@@ -54,6 +54,7 @@ std::vector<double> pade_coefficients(int m) {
 }
 
 template <typename T> MatfunInfo expm_tiles(const Matrix<T>& A, Matrix<T>& E, const Options& opts) {
+  detail::require_uniform(A, 1, detail::routine_name<T>("expm"));
   MatfunInfo info;
   detail::CallScope scope;
   rt::Runtime& rt = scope.rt();
@@ -166,6 +167,7 @@ template <typename T> std::pair<int, int64_t> trig_degree(double nB, bool sine) 
 }
 
 template <typename T> MatfunInfo trig_tiles(const Matrix<T>& A, Matrix<T>& Out, bool sine, const Options& opts) {
+  detail::require_uniform(A, 1, detail::routine_name<T>(sine ? "sinm" : "cosm"));
   MatfunInfo info;
   detail::CallScope scope;
   rt::Runtime& rt = scope.rt();

@@ -77,6 +77,7 @@ template <typename T> void trsm_upper(rt::Runtime& rt, Op op, const Matrix<T>& F
 template <typename T> int64_t gels(Op trans, Matrix<T>& A, Matrix<T>& B) {
   const auto name = detail::routine_name<T>("gels");
   detail::check_qr_trans<T>(trans, 1, name);
+  detail::require_uniform(A, 4, name);
   const int64_t m = A.m(), n = A.n(), nrhs = B.n();
   const int64_t p = std::max(m, n), q = std::min(m, n);
   detail::require(B.m() == p && B.nb() == A.nb(), 7, name, "B must have max(m, n) rows and A's tile size");

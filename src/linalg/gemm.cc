@@ -248,6 +248,7 @@ void gemm(Op opa, Op opb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T bet
   detail::require((opa == Op::NoTrans ? A.m() : A.n()) == m, 7, name, "op(A) must have C's rows");
   detail::require((opb == Op::NoTrans ? B.m() : B.n()) == k, 9, name, "op(B) rows must equal op(A) columns");
   detail::require((opb == Op::NoTrans ? B.n() : B.m()) == n, 9, name, "op(B) must have C's columns");
+  detail::require_uniform(C, 12, name);
   detail::require(A.nb() == C.nb() && B.nb() == C.nb(), 9, name, "A, B and C must share the tile size");
   if (m == 0 || n == 0) return;
   if ((k == 0 || alpha == T(0)) && beta == T(1)) return;

@@ -39,6 +39,7 @@ void geqrf_tasks(rt::Runtime& rt, const tile::Reflectors<T>& R, T* tau, tile::La
 namespace {
 template <typename T> void geqrf_tiles(Matrix<T>& A, T* tau, Distribution dist) {
   const auto name = detail::routine_name<T>("geqrf");
+  detail::require_uniform(A, 3, name);
   const int64_t k = std::min(A.m(), A.n());
   detail::require(tau != nullptr || k == 0, 5, name, "tau is null");
   if (k == 0) return;

@@ -39,6 +39,7 @@ int64_t update_width(int64_t d) {
 }
 
 template <typename T> int64_t getrf_tiles(Matrix<T>& A, int64_t* ipiv, const Options& options) {
+  detail::require_uniform(A, 3, detail::routine_name<T>("getrf"));
   if (A.m() == 0 || A.n() == 0) return 0;
   detail::CallScope scope;
   rt::Runtime& rt = scope.rt();

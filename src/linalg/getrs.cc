@@ -46,6 +46,7 @@ void getrs(Op trans, const Matrix<T>& A, const std::vector<int64_t>& ipiv, Matri
   detail::require(A.m() == A.n(), 4, name, "A must be square");
   detail::require(static_cast<int64_t>(ipiv.size()) >= A.n(), 6, name, "ipiv must hold n pivots");
   detail::require(B.m() == A.n() && B.nb() == A.nb(), 7, name, "B must have n rows and A's tile size");
+  detail::require_uniform(A, 3, name);
   getrs_tiles(trans, A, ipiv.data(), B, opts);
 }
 

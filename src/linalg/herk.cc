@@ -72,6 +72,7 @@ template <typename T> bool rank_k_host_slices(rt::Runtime& rt, Uplo uplo, bool t
 /// Shared loop: `conj` = herk (op(A)^H, real alpha/beta) or syrk (op(A)^T).
 /// op is NoTrans (A n x k) or the transposing op (A k x n).
 template <typename T> void rank_k(Uplo uplo, bool trans, bool conj, T alpha, const Matrix<T>& A, T beta, Matrix<T>& C) {
+  detail::require_uniform(C, 9, detail::routine_name<T>(conj ? "herk" : "syrk"));
   const int64_t n = C.n(), k = trans ? A.m() : A.n();
   if (n == 0) return;
   detail::CallScope scope;

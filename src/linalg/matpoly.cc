@@ -28,6 +28,7 @@ int64_t matpoly(const Matrix<T>& X, std::span<const T> coeffs, Matrix<T>& P, Pol
                 const Options& opts) {
   const auto name = detail::routine_name<T>("matpoly");
   detail::require(X.m() == X.n(), 1, name, "X must be square");
+  detail::require_uniform(X, 1, name);
   detail::require(P.m() == X.n() && P.n() == X.n() && P.nb() == X.nb(), 3, name,
                   "P must be n x n with X's tile size");
   check_method(method, 4, name);

@@ -23,10 +23,10 @@ template <typename T> int64_t potrf(Uplo uplo, Matrix<T>& A, const Options& opti
 
   detail::CallScope scope;
   rt::Runtime& rt = scope.rt();
-  const int64_t nt = A.nt(), nb = A.nb();
+  const int64_t nt = A.nt();
   // The host factors and solves every panel (the TRSMs: 1.5 nb / n of the
   // flops); tile column j (row, for Upper) takes j updates of nt - j tiles.
-  detail::Workload load{detail::panel_share(A.n(), nb, 1.5, 1.25), [nt, uplo](int64_t j) {
+  detail::Workload load{detail::panel_share(A.n(), A.nb(), 1.5, 1.25), [nt, uplo](int64_t j) {
                           return static_cast<double>(uplo == Uplo::Lower ? j * (nt - j) : j * j / 2);
                         }};
   detail::distribute(rt, A, options.distribution, load);
@@ -37,7 +37,7 @@ template <typename T> int64_t potrf(Uplo uplo, Matrix<T>& A, const Options& opti
 
   if (uplo == Uplo::Lower) {
     for (int64_t k = 0; k < nt; ++k) {
-      tile::potrf(rt, Uplo::Lower, a(k, k), k * nb, opts(k, k, true));
+      tile::potrf(rt, Uplo::Lower, a(k, k), A.row_offset(k), opts(k, k, true));
       for (int64_t i = k + 1; i < nt; ++i)
         tile::trsm(rt, Side::Right, Uplo::Lower, Op::ConjTrans, Diag::NonUnit, T(1), a(k, k), a(i, k),
                    opts(k, k, true));
@@ -49,7 +49,7 @@ template <typename T> int64_t potrf(Uplo uplo, Matrix<T>& A, const Options& opti
     }
   } else {
     for (int64_t k = 0; k < nt; ++k) {
-      tile::potrf(rt, Uplo::Upper, a(k, k), k * nb, opts(k, k, true));
+      tile::potrf(rt, Uplo::Upper, a(k, k), A.row_offset(k), opts(k, k, true));
       for (int64_t j = k + 1; j < nt; ++j)
         tile::trsm(rt, Side::Left, Uplo::Upper, Op::ConjTrans, Diag::NonUnit, T(1), a(k, k), a(k, j),
                    opts(k, k, true));
@@ -70,7 +70,9 @@ template <typename T> int64_t potrf(Uplo uplo, int64_t n, T* A, int64_t lda, con
   detail::require(n >= 0, 2, name, "n < 0");
   detail::check_ld(lda, n, 4, name, "lda");
   if (n == 0) return 0;
-  auto M = Matrix<T>::view(n, n, A, lda, opts.nb > 0 ? opts.nb : default_tile_size<T>(n));
+  detail::CallScope scope;  // the hybrid tiling follows this context's devices
+  const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(n);
+  auto M = Matrix<T>::view(n, n, A, lda, detail::call_tiling(scope.rt(), opts.distribution, n, nb));
   return potrf(uplo, M, opts);
 }
 

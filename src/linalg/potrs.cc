@@ -1,6 +1,8 @@
 // Cholesky solves: potrs = two triangular sweeps; posv = potrf + potrs.
 #include "hetla/linalg.hpp"
 #include "linalg/check_args.hpp"
+#include "memory/distribution.hpp"
+#include "runtime/context.hpp"
 
 namespace hetla {
 
@@ -8,7 +10,7 @@ template <typename T> void potrs(Uplo uplo, const Matrix<T>& A, Matrix<T>& B, co
   const auto name = detail::routine_name<T>("potrs");
   detail::check_uplo(uplo, 1, name);
   detail::require(A.m() == A.n(), 4, name, "A must be square");
-  detail::require(B.m() == A.n() && B.nb() == A.nb(), 6, name, "B must have n rows and A's tile size");
+  detail::require(B.m() == A.n() && detail::same_tiling(A, B), 6, name, "B must have n rows and A's tiling");
   // A = L L^H: L Y = B, L^H X = Y.   A = U^H U: U^H Y = B, U X = Y.
   const Op first = uplo == Uplo::Lower ? Op::NoTrans : Op::ConjTrans;
   const Op second = uplo == Uplo::Lower ? Op::ConjTrans : Op::NoTrans;
@@ -26,9 +28,11 @@ void potrs(Uplo uplo, int64_t n, int64_t nrhs, const T* A, int64_t lda, T* B, in
   detail::check_ld(ldb, n, 7, name, "ldb");
   if (n == 0 || nrhs == 0) return;
   const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(n);
+  detail::CallScope scope;  // the hybrid tiling follows this context's devices (as potrf's)
+  const Tiling tiling = detail::call_tiling(scope.rt(), opts.distribution, n, nb);
   // The factor is only read; the view API takes a mutable pointer.
-  auto Am = Matrix<T>::view(n, n, const_cast<T*>(A), lda, nb);
-  auto Bm = Matrix<T>::view(n, nrhs, B, ldb, nb);
+  auto Am = Matrix<T>::view(n, n, const_cast<T*>(A), lda, tiling);
+  auto Bm = Matrix<T>::view(n, nrhs, B, ldb, tiling);
   potrs(uplo, Am, Bm, opts);
 }
 
@@ -36,7 +40,7 @@ template <typename T> int64_t posv(Uplo uplo, Matrix<T>& A, Matrix<T>& B, const 
   const auto name = detail::routine_name<T>("posv");
   detail::check_uplo(uplo, 1, name);
   detail::require(A.m() == A.n(), 4, name, "A must be square");
-  detail::require(B.m() == A.n() && B.nb() == A.nb(), 6, name, "B must have n rows and A's tile size");
+  detail::require(B.m() == A.n() && detail::same_tiling(A, B), 6, name, "B must have n rows and A's tiling");
   int64_t info = potrf(uplo, A, opts);
   if (info == 0) potrs(uplo, A, B, opts);
   return info;

@@ -98,7 +98,7 @@ void trsm_left(Uplo uplo, Op op, Diag diag, T alpha, const Matrix<T>& A, Matrix<
   const auto name = detail::routine_name<T>("trsm");
   detail::check_uplo(uplo, 2, name);
   detail::require(A.m() == A.n(), 6, name, "A must be square");
-  detail::require(A.m() == B.m() && A.nb() == B.nb(), 7, name, "B rows / tile size must match A");
+  detail::require(A.m() == B.m() && detail::same_tiling(A, B), 7, name, "B rows / tiling must match A");
   if (B.m() == 0 || B.n() == 0) return;
 
   detail::CallScope scope;
@@ -116,7 +116,7 @@ void trsm(Side side, Uplo uplo, Op op, Diag diag, T alpha, const Matrix<T>& A, M
   check_trsm_enums(side, uplo, op, diag, name);
   detail::require(A.m() == A.n(), 8, name, "A must be square");
   detail::require((side == Side::Left ? B.m() : B.n()) == A.m(), 10, name, "B does not match A");
-  detail::require(A.nb() == B.nb(), 10, name, "A and B must share the tile size");
+  detail::require(detail::same_tiling(A, B), 10, name, "A and B must share the tiling");
   if (B.m() == 0 || B.n() == 0) return;
 
   detail::CallScope scope;
@@ -143,8 +143,10 @@ template <typename T> void trsm(Side side, Uplo uplo, Op op, Diag diag, int64_t 
   const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(std::max(m, n));
   // A is only read; the view API takes a mutable pointer.
   T unused{};  // A may be null when alpha == 0 (not referenced: B is set to zero)
-  auto Am = Matrix<T>::view(na, na, A ? const_cast<T*>(A) : &unused, lda, nb);
-  auto Bm = Matrix<T>::view(m, n, B, ldb, nb);
+  detail::CallScope scope;  // the hybrid tiling follows this context's devices
+  const Tiling tiling = detail::call_tiling(scope.rt(), opts.distribution, na, nb);
+  auto Am = Matrix<T>::view(na, na, A ? const_cast<T*>(A) : &unused, lda, tiling);
+  auto Bm = Matrix<T>::view(m, n, B, ldb, tiling);
   trsm(side, uplo, op, diag, alpha, Am, Bm, opts);
 }
 

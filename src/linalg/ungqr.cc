@@ -14,6 +14,7 @@ namespace hetla {
 template <typename T> void ungqr(int64_t k, Matrix<T>& A, const T* tau) {
   const auto name = detail::routine_name<T>("ungqr");
   detail::require(A.n() <= A.m(), 2, name, "n > m");
+  detail::require_uniform(A, 4, name);
   detail::require(k >= 0 && k <= A.n(), 3, name, "k must be in [0, n]");
   detail::require(tau != nullptr || k == 0, 6, name, "tau is null");
   if (A.n() == 0) return;

@@ -46,6 +46,7 @@ void unmqr(Side side, Op trans, int64_t k, const Matrix<T>& A, const T* tau, Mat
   detail::require(A.m() == nq && A.n() >= k, 6, name, "A must have the rows of Q and at least k columns");
   detail::require(tau != nullptr || k == 0, 8, name, "tau is null");
   detail::require(C.nb() == A.nb(), 9, name, "C must have A's tile size");
+  detail::require_uniform(A, 6, name);
   if (C.m() == 0 || C.n() == 0 || k == 0) return;
 
   detail::CallScope scope;

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "linalg/check_args.hpp"
+
 namespace hetla::detail {
 
 int TileOwners::owner(int64_t i, int64_t j) const {
@@ -13,6 +15,7 @@ int TileOwners::owner(int64_t i, int64_t j) const {
     case Distribution::TwoD: return devices[static_cast<std::size_t>((i % p) * q + (j % q))];
     case Distribution::Weighted:
       return column_pattern[static_cast<std::size_t>(j % static_cast<int64_t>(column_pattern.size()))];
+    case Distribution::Hybrid:  // owners come with the matrix's tiling (distribute)
     case Distribution::Default: break;
   }
   return -1;
@@ -58,11 +61,21 @@ std::vector<int> weighted_round(const std::vector<double>& weights, const std::v
   return owners;
 }
 
+namespace {
+/// Computing devices as make_owners lists them: the host (when it computes) first.
+std::vector<int> computing_devices(const rt::Runtime& rt) {
+  std::vector<int> devices;
+  if (rt.host_computes() || rt.num_devices() == 1) devices.push_back(0);
+  for (int d = 1; d < rt.num_devices(); ++d) devices.push_back(d);
+  return devices;
+}
+int64_t round16(double x) { return std::max<int64_t>(16, 16 * std::llround(x / 16)); }
+}  // namespace
+
 TileOwners make_owners(const rt::Runtime& rt, Distribution dist, int64_t nt, const Workload& load) {
   TileOwners o;
   o.dist = dist;
-  if (rt.host_computes() || rt.num_devices() == 1) o.devices.push_back(0);
-  for (int d = 1; d < rt.num_devices(); ++d) o.devices.push_back(d);
+  o.devices = computing_devices(rt);
   const int n = static_cast<int>(o.devices.size());
   if (dist == Distribution::TwoD) {  // the most square P x Q = n grid, P <= Q
     o.p = static_cast<int>(std::sqrt(static_cast<double>(n)));
@@ -80,4 +93,64 @@ TileOwners make_owners(const rt::Runtime& rt, Distribution dist, int64_t nt, con
   return o;
 }
 
+Tiling hybrid_tiling(const rt::Runtime& rt, int64_t n, int64_t small, double panel_flops, double slowdown) {
+  small = std::max<int64_t>(1, small);
+  const std::vector<int> devices = computing_devices(rt);
+  const bool host = devices.front() == 0;
+  const std::size_t accels = devices.size() - (host ? 1 : 0);
+  if (accels == 0) return Tiling{{small}, {0}};
+  const int64_t large_max = 8 * small;
+  Tiling best;
+  if (!host) {  // accelerators only: widths in proportion to the weights, the slowest one `small`
+    const std::vector<double> w = capability_weights(rt, devices);
+    const double wmin = *std::min_element(w.begin(), w.end());
+    for (std::size_t k = 0; k < devices.size(); ++k) {
+      best.sizes.push_back(std::min(large_max, round16(static_cast<double>(small) * w[k] / wmin)));
+      best.owners.push_back(devices[k]);
+    }
+    return best;
+  }
+  double eff = static_cast<double>(small);  // tile size the panels run at (seed 004 B_h: refined below)
+  for (int pass = 0; pass < 3; ++pass) {
+    const std::vector<double> w =
+        capability_weights(rt, devices, panel_share(n, static_cast<int64_t>(eff), panel_flops, slowdown));
+    double best_err = 1e300;
+    for (int64_t c = 1; c <= 8; ++c) {  // host tiles before each accelerator tile
+      const double host_width = static_cast<double>(c * small * static_cast<int64_t>(accels));
+      Tiling t;
+      int64_t round = c * small * static_cast<int64_t>(accels);
+      for (std::size_t k = 1; k < devices.size(); ++k) {
+        const int64_t large =
+            w[0] > 0 ? std::min(large_max, round16(host_width * w[k] / w[0])) : large_max;
+        for (int64_t i = 0; i < c; ++i) t.sizes.push_back(small), t.owners.push_back(0);
+        t.sizes.push_back(large), t.owners.push_back(devices[k]);
+        round += large;
+      }
+      if (c > 1 && 2 * round > n) break;  // keep at least two rounds: the work of a column falls along n
+      double err = std::abs(host_width / static_cast<double>(round) - w[0]);
+      for (std::size_t k = 1; k < devices.size(); ++k)
+        err += std::abs(static_cast<double>(t.sizes[k * static_cast<std::size_t>(c + 1) - 1]) /
+                            static_cast<double>(round) - w[k]);
+      if (err < best_err - 1e-3) best_err = err, best = std::move(t);
+    }
+    double sum = 0, sum2 = 0;  // panels run at the tile widths, weighted by width
+    for (int64_t s : best.sizes) sum += static_cast<double>(s), sum2 += static_cast<double>(s * s);
+    eff = sum2 / sum;
+  }
+  return best;
+}
+
 }  // namespace hetla::detail
+
+namespace hetla {
+template <typename T> Tiling hybrid_tiling(int64_t n, int64_t nb) {
+  detail::require(n >= 0, 1, detail::routine_name<T>("hybrid_tiling"), "n < 0");
+  detail::require(nb >= 0, 2, detail::routine_name<T>("hybrid_tiling"), "nb < 0");
+  detail::CallScope scope;
+  return detail::hybrid_tiling(scope.rt(), n, nb > 0 ? nb : default_tile_size<T>(n), 1.5, 1.25);
+}
+template Tiling hybrid_tiling<float>(int64_t, int64_t);
+template Tiling hybrid_tiling<double>(int64_t, int64_t);
+template Tiling hybrid_tiling<std::complex<float>>(int64_t, int64_t);
+template Tiling hybrid_tiling<std::complex<double>>(int64_t, int64_t);
+}  // namespace hetla

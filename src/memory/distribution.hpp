@@ -4,6 +4,8 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "hetla/linalg.hpp"
@@ -71,11 +73,61 @@ inline constexpr int kWeightedRound = 64;
 
 TileOwners make_owners(const rt::Runtime& rt, Distribution dist, int64_t nt = 0, const Workload& load = {});
 
+/// The two-level hybrid tiling of seed 004 (§3.1, 3.4, 3.6) for an order-n
+/// problem on rt's devices: per round, for each accelerator d, `c` host tiles
+/// of size `small` and then one tile of size L_d owned by d. c and L_d are
+/// chosen so that the widths follow the capability weights (the host's less
+/// its panel share, as in Workload: `panel_flops` and `slowdown` as in
+/// panel_share, with the pattern's effective tile size), L_d within
+/// [16, 8 small] in multiples of 16, and a round no wider than n / 2 where
+/// possible. No accelerator: uniform host tiles. No host cores computing:
+/// one tile per accelerator and round, sized by its weight.
+Tiling hybrid_tiling(const rt::Runtime& rt, int64_t n, int64_t small, double panel_flops, double slowdown);
+
+/// The distribution a call runs with: `dist`, or the context's for Default.
+inline Distribution effective(Distribution dist) { return dist == Distribution::Default ? default_distribution() : dist; }
+
+/// Tiling of the column-major operands of a routine that takes hybrid tiles
+/// (potrf, potrs, posv, trsm): hybrid when the call's distribution is, else
+/// uniform nb tiles.
+inline Tiling call_tiling(const rt::Runtime& rt, Distribution dist, int64_t n, int64_t nb) {
+  if (effective(dist) == Distribution::Hybrid) return hybrid_tiling(rt, n, nb, 1.5, 1.25);
+  return Tiling{{nb}, {}};
+}
+
+/// Owners of the tile columns of a hybrid tiling; throws std::invalid_argument
+/// for a matrix without one, or one made for more devices than rt has.
+template <typename T> std::vector<int> hybrid_owners(const rt::Runtime& rt, const Matrix<T>& A) {
+  if (A.tiling().owners.empty())
+    throw std::invalid_argument(
+        "the hybrid distribution needs a matrix cut by a hybrid tiling (hetla::hybrid_tiling); potrf, potrs, posv "
+        "and trsm take one");
+  std::vector<int> owners;
+  for (int64_t j = 0; j < A.nt(); ++j) {
+    const int d = A.tile_owner(j);
+    if (d >= rt.num_devices())
+      throw std::invalid_argument("hybrid tiling names device " + std::to_string(d) + " but the context has " +
+                                  std::to_string(rt.num_devices()) + " devices: make the tiling for this context");
+    owners.push_back(d);
+  }
+  return owners;
+}
+
 /// Sets the home device of each tile of A (no-op unless rt schedules
-/// statically or `dist` is given explicitly).
+/// statically or `dist` is given explicitly). A context-wide Hybrid default
+/// falls back to Weighted for matrices without a hybrid tiling (routines that
+/// take uniform tiles only); asked for in a call, it needs one.
 template <typename T>
 void distribute(const rt::Runtime& rt, const Matrix<T>& A, Distribution dist, const Workload& load = {}) {
-  if (dist == Distribution::Default) dist = default_distribution();
+  const bool asked = dist != Distribution::Default;
+  dist = effective(dist);
+  if (dist == Distribution::Hybrid && (asked || !A.tiling().owners.empty())) {
+    const std::vector<int> owners = hybrid_owners(rt, A);
+    for (int64_t j = 0; j < A.nt(); ++j)
+      for (int64_t i = 0; i < A.mt(); ++i) A.handle(i, j)->home = owners[static_cast<std::size_t>(j)];
+    return;
+  }
+  if (dist == Distribution::Hybrid) dist = Distribution::Weighted;
   if (dist == Distribution::Default && rt.schedule() != rt::Schedule::Static) {
     for (int64_t j = 0; j < A.nt(); ++j)
       for (int64_t i = 0; i < A.mt(); ++i) A.handle(i, j)->home = -1;

@@ -1,5 +1,6 @@
 #include "hetla/matrix.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -11,23 +12,47 @@
 namespace hetla {
 
 namespace {
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+/// Tile boundaries 0 = o[0] < o[1] < ... < o[t] = len of `len` cut by the
+/// repeated pattern `sizes` (the last tile takes what is left).
+std::vector<int64_t> cut(int64_t len, const std::vector<int64_t>& sizes) {
+  std::vector<int64_t> o{0};
+  for (std::size_t k = 0; o.back() < len; k = (k + 1) % sizes.size()) o.push_back(std::min(len, o.back() + sizes[k]));
+  return o;
+}
 
+void check_tiling(const Tiling& t, int pos, const char* where) {
+  if (t.sizes.empty()) throw ArgumentError(pos, where, "tiling has no tile sizes");
+  for (int64_t s : t.sizes)
+    if (s < 1) throw ArgumentError(pos, where, "tile size < 1");
+  if (!t.owners.empty() && t.owners.size() != t.sizes.size())
+    throw ArgumentError(pos, where, "tiling owners must be empty or one per tile size");
+  for (int d : t.owners)
+    if (d < 0) throw ArgumentError(pos, where, "tiling owner < 0");
+}
 }  // namespace
 
 template <typename T> struct Matrix<T>::Storage {
-  int64_t m = 0, n = 0, nb = 1, mt = 0, nt = 0;
+  int64_t m = 0, n = 0, mt = 0, nt = 0;
+  Tiling tiling{{1}, {}};
+  std::vector<int64_t> row_off{0}, col_off{0};  // tile boundaries: mt + 1 and nt + 1 entries
   T* base = nullptr;
   int64_t lda = 0;  // > 0: view of a column-major array; 0: owned tile-contiguous
   util::PageBuffer owned;
   std::vector<rt::Handle> handles;  // column-major over tiles
 
-  int64_t mb_of(int64_t i) const { return i < mt - 1 ? nb : m - (mt - 1) * nb; }
-  int64_t nb_of(int64_t j) const { return j < nt - 1 ? nb : n - (nt - 1) * nb; }
+  void set_shape(int64_t rows, int64_t cols, Tiling t) {
+    m = rows, n = cols, tiling = std::move(t);
+    row_off = cut(m, tiling.sizes);
+    col_off = cut(n, tiling.sizes);
+    mt = static_cast<int64_t>(row_off.size()) - 1;
+    nt = static_cast<int64_t>(col_off.size()) - 1;
+  }
+  int64_t mb_of(int64_t i) const { return row_off[i + 1] - row_off[i]; }
+  int64_t nb_of(int64_t j) const { return col_off[j + 1] - col_off[j]; }
   Tile<T> tile(int64_t i, int64_t j) const {
-    if (lda > 0) return {base + i * nb + j * nb * lda, lda, mb_of(i), nb_of(j)};
-    // owned: tile column j starts at j*nb*m; tile i in it at i*nb*nb_of(j)
-    return {base + j * nb * m + i * nb * nb_of(j), mb_of(i), mb_of(i), nb_of(j)};
+    if (lda > 0) return {base + row_off[i] + col_off[j] * lda, lda, mb_of(i), nb_of(j)};
+    // owned: tile column j starts at col_off[j] m; tile i in it at row_off[i] nb_of(j)
+    return {base + col_off[j] * m + row_off[i] * nb_of(j), mb_of(i), mb_of(i), nb_of(j)};
   }
   void init_handles() {
     handles = std::vector<rt::Handle>(static_cast<std::size_t>(mt * nt));  // handles are not movable
@@ -41,16 +66,16 @@ template <typename T> struct Matrix<T>::Storage {
 
 template <typename T> Matrix<T>::Matrix() : store_(std::make_shared<Storage>()) {}
 
-template <typename T> Matrix<T>::Matrix(int64_t m, int64_t n, int64_t nb) {
+template <typename T> Matrix<T>::Matrix(int64_t m, int64_t n, int64_t nb) : Matrix(m, n, Tiling{{nb}, {}}) {
+  if (nb < 1) throw ArgumentError(3, "Matrix", "nb < 1");
+}
+
+template <typename T> Matrix<T>::Matrix(int64_t m, int64_t n, const Tiling& tiling) {
   if (m < 0) throw ArgumentError(1, "Matrix", "m < 0");
   if (n < 0) throw ArgumentError(2, "Matrix", "n < 0");
-  if (nb < 1) throw ArgumentError(3, "Matrix", "nb < 1");
+  check_tiling(tiling, 3, "Matrix");
   auto s = std::make_shared<Storage>();
-  s->m = m;
-  s->n = n;
-  s->nb = nb;
-  s->mt = ceil_div(m, nb);
-  s->nt = ceil_div(n, nb);
+  s->set_shape(m, n, tiling);
   std::size_t bytes = static_cast<std::size_t>(m) * static_cast<std::size_t>(n) * sizeof(T);
   if (bytes > 0) {
     s->owned = util::PageBuffer(bytes);
@@ -59,29 +84,44 @@ template <typename T> Matrix<T>::Matrix(int64_t m, int64_t n, int64_t nb) {
   }
   s->init_handles();
   store_ = s;
-  m_ = m, n_ = n, nb_ = nb, mt_ = s->mt, nt_ = s->nt;
+  m_ = m, n_ = n, nb_ = tiling.sizes[0], mt_ = s->mt, nt_ = s->nt;
 }
 
 template <typename T>
 Matrix<T> Matrix<T>::view(int64_t m, int64_t n, T* A, int64_t lda, int64_t nb) {
+  if (nb < 1) throw ArgumentError(5, "Matrix::view", "nb < 1");
+  return view(m, n, A, lda, Tiling{{nb}, {}});
+}
+
+template <typename T>
+Matrix<T> Matrix<T>::view(int64_t m, int64_t n, T* A, int64_t lda, const Tiling& tiling) {
   if (m < 0) throw ArgumentError(1, "Matrix::view", "m < 0");
   if (n < 0) throw ArgumentError(2, "Matrix::view", "n < 0");
   if (!A && m > 0 && n > 0) throw ArgumentError(3, "Matrix::view", "A is null");
   if (lda < std::max<int64_t>(1, m)) throw ArgumentError(4, "Matrix::view", "lda < max(1, m)");
-  if (nb < 1) throw ArgumentError(5, "Matrix::view", "nb < 1");
+  check_tiling(tiling, 5, "Matrix::view");
   Matrix M;
   auto s = std::make_shared<Storage>();
-  s->m = m;
-  s->n = n;
-  s->nb = nb;
-  s->mt = ceil_div(m, nb);
-  s->nt = ceil_div(n, nb);
+  s->set_shape(m, n, tiling);
   s->base = A;
   s->lda = lda;
   s->init_handles();
   M.store_ = s;
-  M.m_ = m, M.n_ = n, M.nb_ = nb, M.mt_ = s->mt, M.nt_ = s->nt;
+  M.m_ = m, M.n_ = n, M.nb_ = tiling.sizes[0], M.mt_ = s->mt, M.nt_ = s->nt;
   return M;
+}
+
+template <typename T> const Tiling& Matrix<T>::tiling() const { return store_->tiling; }
+template <typename T> bool Matrix<T>::uniform_tiles() const { return store_->tiling.uniform(); }
+template <typename T> int64_t Matrix<T>::row_offset(int64_t i) const {
+  return store_->row_off[i + ioff_] - store_->row_off[ioff_];
+}
+template <typename T> int64_t Matrix<T>::col_offset(int64_t j) const {
+  return store_->col_off[j + joff_] - store_->col_off[joff_];
+}
+template <typename T> int Matrix<T>::tile_owner(int64_t j) const {
+  const auto& own = store_->tiling.owners;
+  return own.empty() ? -1 : own[static_cast<std::size_t>((j + joff_) % static_cast<int64_t>(own.size()))];
 }
 
 template <typename T> int64_t Matrix<T>::tile_mb(int64_t i) const { return store_->mb_of(i + ioff_); }
@@ -97,8 +137,17 @@ template <typename T> rt::Handle* Matrix<T>::handle(int64_t i, int64_t j) const 
 }
 
 template <typename T> T& Matrix<T>::at(int64_t i, int64_t j) const {
-  Tile<T> t = tile(i / nb_, j / nb_);
-  return t(i % nb_, j % nb_);
+  if (store_->tiling.uniform()) {
+    Tile<T> t = tile(i / nb_, j / nb_);
+    return t(i % nb_, j % nb_);
+  }
+  // hybrid: the tile holding (i, j), found among the boundaries of the view
+  const auto& ro = store_->row_off;
+  const auto& co = store_->col_off;
+  const int64_t gi = i + ro[ioff_], gj = j + co[joff_];
+  const int64_t ti = std::upper_bound(ro.begin(), ro.end(), gi) - ro.begin() - 1;
+  const int64_t tj = std::upper_bound(co.begin(), co.end(), gj) - co.begin() - 1;
+  return store_->tile(ti, tj)(gi - ro[ti], gj - co[tj]);
 }
 
 template <typename T>
@@ -130,7 +179,7 @@ template <typename T> void Matrix<T>::copy_from(const T* A, int64_t lda) {
   for (int64_t j = 0; j < nt_; ++j)
     for (int64_t i = 0; i < mt_; ++i) {
       Tile<T> t = tile(i, j);
-      const T* src = A + i * nb_ + j * nb_ * lda;
+      const T* src = A + row_offset(i) + col_offset(j) * lda;
       rt.insert([t, src, lda](rt::TaskContext&) { copy_block(t.mb, t.nb, src, lda, t.data, t.ld); },
                 {rt::W(handle(i, j))}, {0, "copy_in", rt::kMemoryBound});
     }
@@ -144,7 +193,7 @@ template <typename T> void Matrix<T>::copy_to(T* A, int64_t lda) const {
   for (int64_t j = 0; j < nt_; ++j)
     for (int64_t i = 0; i < mt_; ++i) {
       Tile<T> t = tile(i, j);
-      T* dst = A + i * nb_ + j * nb_ * lda;
+      T* dst = A + row_offset(i) + col_offset(j) * lda;
       rt.insert([t, dst, lda](rt::TaskContext&) { copy_block(t.mb, t.nb, t.data, t.ld, dst, lda); },
                 {rt::R(handle(i, j))}, {0, "copy_out", rt::kMemoryBound});
     }

@@ -176,6 +176,16 @@ Record make_record(const BenchConfig& c, const LinalgResult& r) {
       .add("baseline_gflops", base_gf, "base_gf", 8, 2)
       .add("baseline_info", base_info, "-")
       .add("ratio", ratio, "", 6, 3);
+  if (hetla::detail::default_distribution() == Distribution::Hybrid) {  // the tiles the run was cut in
+    const Tiling t = hetla::hybrid_tiling<double>(r.n, r.nb);
+    std::string sizes, owners;
+    for (std::size_t k = 0; k < t.sizes.size(); ++k) {
+      if (k) sizes += ',', owners += ',';
+      sizes += std::to_string(t.sizes[k]);
+      owners += std::to_string(t.owners[k]);
+    }
+    rec.add("tiling", RawJson{"{\"sizes\":[" + sizes + "],\"owners\":[" + owners + "]}"}, "-");
+  }
   rec.failed = failed;
   return rec;
 }

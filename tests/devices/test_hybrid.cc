@@ -1,0 +1,220 @@
+// The two-level hybrid-tile distribution (seed 004 §3.1, 3.4, 3.6): the
+// planner gives the host small tiles and each accelerator one large tile per
+// round, sized by its capability weight; Cholesky and its solvers run on such
+// tilings on every device mix, each tile column on its owner; routines that
+// take uniform tiles only reject hybrid ones with a clear error.
+#include <gtest/gtest.h>
+
+#include <complex>
+#include <memory>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "checks.hpp"
+#include "common/watchdog.hpp"
+#include "devices/emulated/emulated_device.hpp"
+#include "hetla/hetla.hpp"
+#include "matgen.hpp"
+#include "memory/distribution.hpp"
+#include "runtime/context.hpp"
+
+namespace hetla {
+namespace {
+
+constexpr double kThreshold = bench::kResidualThreshold;
+
+rt::RuntimeConfig host_and_two_emulated(bool host_computes = true) {
+  rt::RuntimeConfig c;
+  c.num_workers = 1;
+  c.pin_threads = false;
+  c.host_computes = host_computes;
+  c.schedule = rt::Schedule::Static;
+  c.accelerators.push_back(std::make_shared<dev::EmulatedDevice>("emu0", dev::EmulatedConfig{0.5}));
+  c.accelerators.push_back(std::make_shared<dev::EmulatedDevice>("emu1", dev::EmulatedConfig{0.25}));
+  return c;
+}
+void set_rates(rt::Runtime& rt) {
+  rt.set_rate(0, dev::KernelId::Gemm, 40e9);
+  rt.set_rate(1, dev::KernelId::Gemm, 20e9);
+  rt.set_rate(2, dev::KernelId::Gemm, 10e9);
+}
+
+TEST(HybridTiling, LargeTilesFollowTheWeights) {
+  rt::Runtime rt(host_and_two_emulated());
+  set_rates(rt);
+  const int64_t n = 8000, small = 200;
+  const Tiling t = detail::hybrid_tiling(rt, n, small, 1.5, 1.25);
+  ASSERT_EQ(t.sizes.size(), t.owners.size());
+  ASSERT_EQ(t.sizes.size() % 2, 0u);
+  const std::size_t c = t.sizes.size() / 2 - 1;  // host tiles before each accelerator tile
+  ASSERT_GE(c, 1u);
+  for (std::size_t k = 0; k < t.sizes.size(); ++k) {
+    const bool large = k == c || k == 2 * c + 1;
+    EXPECT_EQ(t.owners[k], large ? (k == c ? 1 : 2) : 0) << k;
+    EXPECT_EQ(large ? t.sizes[k] % 16 : t.sizes[k], large ? 0 : small) << k;
+  }
+  // emu0 is twice as fast as emu1: twice the width, to within the rounding
+  EXPECT_NEAR(static_cast<double>(t.sizes[c]) / static_cast<double>(t.sizes[2 * c + 1]), 2.0, 0.25);
+  // the host's width share follows its weight less its panels
+  const double round = std::accumulate(t.sizes.begin(), t.sizes.end(), 0.0);
+  const double host = static_cast<double>(2 * c * small) / round;
+  const auto w = detail::capability_weights(rt, {0, 1, 2}, detail::panel_share(n, small, 1.5, 1.25));
+  EXPECT_NEAR(host, w[0], 0.12);
+  EXPECT_LT(host, 4.0 / 7);  // less than its raw capability share: it also factors the panels
+}
+
+TEST(HybridTiling, HostAloneOrAcceleratorsAlone) {
+  rt::RuntimeConfig host;
+  host.num_workers = 1;
+  host.pin_threads = false;
+  rt::Runtime alone(host);
+  EXPECT_EQ(detail::hybrid_tiling(alone, 1000, 64, 1.5, 1.25), (Tiling{{64}, {0}}));
+
+  rt::Runtime accel(host_and_two_emulated(false));
+  set_rates(accel);
+  const Tiling t = detail::hybrid_tiling(accel, 1000, 64, 1.5, 1.25);
+  EXPECT_EQ(t.owners, (std::vector<int>{1, 2}));
+  EXPECT_EQ(t.sizes, (std::vector<int64_t>{128, 64}));
+}
+
+struct HybridRun : ::testing::Test {
+  void SetUp() override {
+    Config cfg;
+    cfg.devices = "cpu,emu:speed=1,emu:speed=0.5";
+    cfg.schedule = Schedule::Static;
+    init(cfg);
+  }
+  void TearDown() override { finalize(); }
+  static std::vector<rt::DeviceStats> stats() {
+    detail::CallScope scope;
+    return scope.rt().stats();
+  }
+  static void reset() {
+    detail::CallScope scope;
+    scope.rt().reset_stats();
+  }
+  // every device computed, and flops went where the tiling put the columns
+  static void expect_all_devices_worked() {
+    const auto st = stats();
+    ASSERT_EQ(st.size(), 3u);
+    for (std::size_t d = 0; d < st.size(); ++d) EXPECT_GT(st[d].flops, 0) << "device " << d;
+  }
+};
+
+template <typename T> void check_potrf(Uplo uplo, int64_t n, int64_t nb) {
+  SCOPED_TRACE(std::string("potrf ") + precision_letter<T>() + (uplo == Uplo::Lower ? " L" : " U") +
+               " n=" + std::to_string(n));
+  const int64_t lda = n + 3;
+  const auto A = bench::random_hpd<T>(n, lda, 40 + static_cast<uint64_t>(n));
+  auto F = A;
+  int64_t info = -1;
+  test::must_finish("potrf", [&] { info = potrf<T>(uplo, n, F.data(), lda, Options{nb, Distribution::Hybrid}); });
+  EXPECT_EQ(info, 0);
+  EXPECT_LT(bench::potrf_residual<T>(uplo, n, A.data(), lda, F.data(), lda), kThreshold);
+}
+
+TEST_F(HybridRun, CholeskyEveryPrecisionAndTriangle) {
+  for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+    reset();
+    check_potrf<double>(uplo, 301, 24);
+    expect_all_devices_worked();
+    check_potrf<float>(uplo, 190, 16);
+    check_potrf<std::complex<float>>(uplo, 150, 16);
+    check_potrf<std::complex<double>>(uplo, 170, 20);
+    check_potrf<double>(uplo, 20, 32);  // one tile
+  }
+}
+
+TEST_F(HybridRun, NotPositiveDefiniteReportsTheGlobalColumn) {
+  const int64_t n = 200, nb = 16;
+  auto A = bench::random_hpd<double>(n, n, 3);
+  const Tiling t = hybrid_tiling<double>(n, nb);
+  const int64_t bad = 137;  // falls inside some tile of the pattern
+  A[static_cast<std::size_t>(bad + bad * n)] = -1e6;
+  const int64_t info = potrf<double>(Uplo::Lower, n, A.data(), n, Options{nb, Distribution::Hybrid});
+  EXPECT_EQ(info, bad + 1);  // LAPACK's: the leading minors before it are positive definite
+  EXPECT_FALSE(t.uniform());
+}
+
+TEST_F(HybridRun, MatrixApiAndSolvers) {
+  const int64_t n = 260, nrhs = 7, nb = 20;
+  const auto A = bench::random_hpd<double>(n, n, 11);
+  const auto B = bench::random_matrix<double>(n, nrhs, n, 12);
+  const Tiling t = hybrid_tiling<double>(n, nb);
+  ASSERT_FALSE(t.uniform());
+  Matrix<double> M(n, n, t), X(n, nrhs, t);
+  M.copy_from(A.data(), n);
+  X.copy_from(B.data(), n);
+  reset();
+  ASSERT_EQ(posv(Uplo::Lower, M, X, Options{0, Distribution::Hybrid}), 0);
+  expect_all_devices_worked();
+  std::vector<double> x(static_cast<std::size_t>(n * nrhs));
+  X.copy_to(x.data(), n);
+  EXPECT_LT(bench::solve_residual<double>(n, n, nrhs, A.data(), n, x.data(), n, B.data(), n), kThreshold);
+
+  // the column-major overloads cut their hybrid tiles themselves
+  auto F = A, Y = B;
+  ASSERT_EQ(posv<double>(Uplo::Upper, n, nrhs, F.data(), n, Y.data(), n, Options{nb, Distribution::Hybrid}), 0);
+  EXPECT_LT(bench::solve_residual<double>(n, n, nrhs, A.data(), n, Y.data(), n, B.data(), n), kThreshold);
+
+  // trsm from the right on a hybrid tiling matches the uniform-tile result
+  auto L = A;
+  ASSERT_EQ(potrf<double>(Uplo::Lower, n, L.data(), n, Options{nb}), 0);
+  const auto C = bench::random_matrix<double>(nrhs, n, nrhs, 13);
+  auto Z1 = C, Z2 = C;
+  trsm<double>(Side::Right, Uplo::Lower, Op::Trans, Diag::NonUnit, nrhs, n, 2.0, L.data(), n, Z1.data(), nrhs,
+               Options{nb});
+  trsm<double>(Side::Right, Uplo::Lower, Op::Trans, Diag::NonUnit, nrhs, n, 2.0, L.data(), n, Z2.data(), nrhs,
+               Options{nb, Distribution::Hybrid});
+  double diff = 0, ref = 0;
+  for (std::size_t k = 0; k < Z1.size(); ++k) {
+    diff = std::max(diff, std::abs(Z1[k] - Z2[k]));
+    ref = std::max(ref, std::abs(Z1[k]));
+  }
+  EXPECT_LT(diff, 1e-10 * ref);
+}
+
+TEST_F(HybridRun, UniformOnlyRoutinesSayWhy) {
+  const int64_t n = 64;
+  auto A = bench::random_matrix<double>(n, n, n, 5);
+  std::vector<int64_t> ipiv(static_cast<std::size_t>(n));
+  // asked for in the call: the routine cannot take hybrid tiles
+  EXPECT_THROW(getrf<double>(n, n, A.data(), n, ipiv.data(), Options{16, Distribution::Hybrid}), std::invalid_argument);
+  // a hybrid-tiled matrix given to a uniform-tile routine
+  Matrix<double> H(n, n, hybrid_tiling<double>(n, 16));
+  std::vector<int64_t> piv;
+  try {
+    getrf(H, piv);
+    ADD_FAILURE() << "getrf took a hybrid tiling";
+  } catch (const ArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find("hybrid"), std::string::npos) << e.what();
+  }
+  // Hybrid on a matrix without a hybrid tiling, or one made for other devices
+  Matrix<double> U(n, n, 16);
+  EXPECT_THROW(potrf(Uplo::Lower, U, Options{0, Distribution::Hybrid}), std::invalid_argument);
+  Matrix<double> other(n, n, Tiling{{16, 32}, {0, 5}});
+  EXPECT_THROW(potrf(Uplo::Lower, other, Options{0, Distribution::Hybrid}), std::invalid_argument);
+}
+
+TEST(HybridDefault, ContextDefaultFallsBackForUniformRoutines) {
+  Config cfg;
+  cfg.devices = "cpu,emu:speed=0.5";
+  cfg.schedule = Schedule::Static;
+  cfg.distribution = Distribution::Hybrid;
+  init(cfg);
+  const int64_t n = 150;
+  const auto A = bench::random_matrix<double>(n, n, n, 21);
+  auto F = A;
+  std::vector<int64_t> ipiv(static_cast<std::size_t>(n));
+  EXPECT_EQ(getrf<double>(n, n, F.data(), n, ipiv.data(), Options{16}), 0);  // weighted, not an error
+  const auto S = bench::random_hpd<double>(n, n, 22);
+  auto G = S;
+  EXPECT_EQ(potrf<double>(Uplo::Lower, n, G.data(), n, Options{16}), 0);  // hybrid tiles
+  EXPECT_LT(bench::potrf_residual<double>(Uplo::Lower, n, S.data(), n, G.data(), n), kThreshold);
+  finalize();
+}
+
+}  // namespace
+}  // namespace hetla
