@@ -22,10 +22,12 @@ matfun)
 emu)
   for r in potrf geqrf getrf; do for d in weighted 1d; do
     echo "== $r $d"; $H bench $r -n 4000 --devices cpu:1,emu:speed=0.5,emu:speed=0.25 --schedule static --distribution $d --check --json
-  done; done ;;
+  done; done
+  echo "== potrf hybrid"; $H bench potrf -n 4000 --devices cpu:1,emu:speed=0.5,emu:speed=0.25 --distribution hybrid --check --json ;;
 emu8k)
   for r in potrf geqrf; do for d in weighted 1d; do
     echo "== $r $d"; $H bench $r -n 8000 --devices cpu:1,emu:speed=0.5,emu:speed=0.25 --schedule static --distribution $d --json
-  done; done ;;
+  done; done
+  echo "== potrf hybrid"; $H bench potrf -n 8000 --devices cpu:1,emu:speed=0.5,emu:speed=0.25 --distribution hybrid --json ;;
 esac
 done

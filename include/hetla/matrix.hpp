@@ -54,9 +54,9 @@ template <typename T> class Matrix {
 
   int64_t m() const { return m_; }
   int64_t n() const { return n_; }
-  /// The tile size of a uniform tiling; for a hybrid tiling, the size of its
-  /// first (smallest, host) tiles. Routines that only take uniform tiles check
-  /// uniform_tiles() first.
+  /// The tile size of a uniform tiling; for other tilings the first size of
+  /// the pattern (hybrid_tiling(): the small host tiles). Routines that take
+  /// uniform tiles only check uniform_tiles() first.
   int64_t nb() const { return nb_; }
   const Tiling& tiling() const;
   bool uniform_tiles() const;

@@ -99,45 +99,41 @@ Tiling hybrid_tiling(const rt::Runtime& rt, int64_t n, int64_t small, double pan
   const bool host = devices.front() == 0;
   const std::size_t accels = devices.size() - (host ? 1 : 0);
   if (accels == 0) return Tiling{{small}, {0}};
-  const int64_t large_max = 8 * small;
-  Tiling best;
-  if (!host) {  // accelerators only: widths in proportion to the weights, the slowest one `small`
-    const std::vector<double> w = capability_weights(rt, devices);
-    const double wmin = *std::min_element(w.begin(), w.end());
-    for (std::size_t k = 0; k < devices.size(); ++k) {
-      best.sizes.push_back(std::min(large_max, round16(static_cast<double>(small) * w[k] / wmin)));
-      best.owners.push_back(devices[k]);
-    }
-    return best;
-  }
-  double eff = static_cast<double>(small);  // tile size the panels run at (seed 004 B_h: refined below)
+  // A round spans about n / kRounds columns: the work of a tile column changes
+  // along n (Cholesky: j (n - j)), so every device needs columns all along.
+  constexpr int64_t kRounds = 6;
+  const double target = static_cast<double>(std::max(n / kRounds, small * static_cast<int64_t>(accels + 1)));
+  Tiling t;
+  double eff = static_cast<double>(small);  // the tile width the panels run at (refined below)
   for (int pass = 0; pass < 3; ++pass) {
-    const std::vector<double> w =
-        capability_weights(rt, devices, panel_share(n, static_cast<int64_t>(eff), panel_flops, slowdown));
-    double best_err = 1e300;
-    for (int64_t c = 1; c <= 8; ++c) {  // host tiles before each accelerator tile
-      const double host_width = static_cast<double>(c * small * static_cast<int64_t>(accels));
-      Tiling t;
-      int64_t round = c * small * static_cast<int64_t>(accels);
-      for (std::size_t k = 1; k < devices.size(); ++k) {
-        const int64_t large =
-            w[0] > 0 ? std::min(large_max, round16(host_width * w[k] / w[0])) : large_max;
-        for (int64_t i = 0; i < c; ++i) t.sizes.push_back(small), t.owners.push_back(0);
-        t.sizes.push_back(large), t.owners.push_back(devices[k]);
-        round += large;
-      }
-      if (c > 1 && 2 * round > n) break;  // keep at least two rounds: the work of a column falls along n
-      double err = std::abs(host_width / static_cast<double>(round) - w[0]);
-      for (std::size_t k = 1; k < devices.size(); ++k)
-        err += std::abs(static_cast<double>(t.sizes[k * static_cast<std::size_t>(c + 1) - 1]) /
-                            static_cast<double>(round) - w[k]);
-      if (err < best_err - 1e-3) best_err = err, best = std::move(t);
+    const double pinned = host ? panel_share(n, static_cast<int64_t>(eff), panel_flops, slowdown) : 0;
+    const std::vector<double> w = capability_weights(rt, devices, pinned);
+    t = Tiling{};
+    const std::size_t first = host ? 1 : 0;  // accelerators in devices[first..]
+    // The host's tiles per round: `small` ones, or one narrower tile when its
+    // share of a round is less; the round then follows from the host's width.
+    int64_t host_tiles = 0, host_size = small;
+    double round = target;
+    if (host && w[0] * target >= 0.5 * static_cast<double>(small)) {
+      host_tiles = std::max<int64_t>(1, std::llround(w[0] * target / static_cast<double>(small)));
+      round = static_cast<double>(host_tiles * small) / w[0];
+    } else if (host && w[0] > 0) {
+      host_tiles = 1;
+      host_size = round16(w[0] * target);
+      round = static_cast<double>(host_size) / w[0];
+    }
+    // host tiles spread evenly in front of the accelerators' tiles (seed 004 Fig. 7)
+    for (std::size_t k = first; k < devices.size(); ++k) {
+      const auto slot = static_cast<int64_t>(k - first), slots = static_cast<int64_t>(accels);
+      const int64_t before = host_tiles / slots + (slot < host_tiles % slots ? 1 : 0);
+      for (int64_t i = 0; i < before; ++i) t.sizes.push_back(host_size), t.owners.push_back(0);
+      t.sizes.push_back(round16(w[k] * round)), t.owners.push_back(devices[k]);
     }
     double sum = 0, sum2 = 0;  // panels run at the tile widths, weighted by width
-    for (int64_t s : best.sizes) sum += static_cast<double>(s), sum2 += static_cast<double>(s * s);
+    for (int64_t s : t.sizes) sum += static_cast<double>(s), sum2 += static_cast<double>(s * s);
     eff = sum2 / sum;
   }
-  return best;
+  return t;
 }
 
 }  // namespace hetla::detail

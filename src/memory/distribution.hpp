@@ -74,14 +74,15 @@ inline constexpr int kWeightedRound = 64;
 TileOwners make_owners(const rt::Runtime& rt, Distribution dist, int64_t nt = 0, const Workload& load = {});
 
 /// The two-level hybrid tiling of seed 004 (§3.1, 3.4, 3.6) for an order-n
-/// problem on rt's devices: per round, for each accelerator d, `c` host tiles
-/// of size `small` and then one tile of size L_d owned by d. c and L_d are
-/// chosen so that the widths follow the capability weights (the host's less
-/// its panel share, as in Workload: `panel_flops` and `slowdown` as in
-/// panel_share, with the pattern's effective tile size), L_d within
-/// [16, 8 small] in multiples of 16, and a round no wider than n / 2 where
-/// possible. No accelerator: uniform host tiles. No host cores computing:
-/// one tile per accelerator and round, sized by its weight.
+/// problem on rt's devices. Each round (about n / 6 columns, so that every
+/// device has columns all along the matrix) holds host tiles of size `small`
+/// spread in front of one tile per accelerator; the widths follow the
+/// capability weights, the host's less its panel share (as in Workload:
+/// `panel_flops` and `slowdown` as in panel_share, at the pattern's own
+/// width-weighted tile size). Accelerator tiles are multiples of 16; a host
+/// whose share of a round is under half a small tile gets one narrower tile.
+/// No accelerator: uniform host tiles; no host cores computing (or panels
+/// taking all their time): accelerator tiles only.
 Tiling hybrid_tiling(const rt::Runtime& rt, int64_t n, int64_t small, double panel_flops, double slowdown);
 
 /// The distribution a call runs with: `dist`, or the context's for Default.
