@@ -66,9 +66,8 @@ template <typename T> struct Matrix<T>::Storage {
 
 template <typename T> Matrix<T>::Matrix() : store_(std::make_shared<Storage>()) {}
 
-template <typename T> Matrix<T>::Matrix(int64_t m, int64_t n, int64_t nb) : Matrix(m, n, Tiling{{nb}, {}}) {
-  if (nb < 1) throw ArgumentError(3, "Matrix", "nb < 1");
-}
+// nb < 1 is rejected by the tiling check (argument 3, "tile size < 1").
+template <typename T> Matrix<T>::Matrix(int64_t m, int64_t n, int64_t nb) : Matrix(m, n, Tiling{{nb}, {}}) {}
 
 template <typename T> Matrix<T>::Matrix(int64_t m, int64_t n, const Tiling& tiling) {
   if (m < 0) throw ArgumentError(1, "Matrix", "m < 0");
