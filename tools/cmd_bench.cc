@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 #include <new>
+#include <set>
+#include <string>
 
 #include "bench/common.hpp"
 #include "bench/registry.hpp"
@@ -63,7 +65,8 @@ void print_bench_help(std::FILE* out) {
                "                       computes from the distribution) [default: dynamic]\n"
                "  --distribution D     1d, 2d, weighted (capability-weighted cyclic) or hybrid\n"
                "                       (two-level hybrid tiles: small host tiles, one large tile per\n"
-               "                       accelerator sized by its weight; potrf, potrs, posv, trsm)\n"
+               "                       accelerator sized by its weight; the factorizations, their\n"
+               "                       solvers and trsm)\n"
                "                       [default: weighted under static, none under dynamic]; naming one\n"
                "                       without --schedule selects static\n"
                "  -k K                 inner dimension of a product [default: n]\n"
@@ -330,10 +333,11 @@ int cmd_bench(int argc, char** argv, int first) {
       throw UsageError(std::string("option ") + names[k] + " does not apply to " + spec->name);
   if (a.devices_given && !spec->library)
     throw UsageError("options --devices/--schedule/--distribution do not apply to " + spec->name);
-  if (a.distribution == Distribution::Hybrid && spec->name != "potrf" && spec->name != "potrs" &&
-      spec->name != "posv" && spec->name != "trsm")
-    throw UsageError("--distribution hybrid: potrf, potrs, posv and trsm take hybrid tiles, " + spec->name +
-                     " does not (use weighted)");
+  static const std::set<std::string> hybrid_routines{"potrf", "potrs", "posv",  "trsm", "getrf",
+                                                     "gesv",  "geqrf", "gels", "orgqr"};
+  if (a.distribution == Distribution::Hybrid && !hybrid_routines.count(spec->name))
+    throw UsageError("--distribution hybrid: the factorizations, their solvers and trsm take hybrid tiles, " +
+                     spec->name + " does not (use weighted)");
   if (a.base.energy && !spec->library)
     throw UsageError("option --energy does not apply to " + spec->name + " (it runs no library call)");
   if (!a.trace.empty() && !spec->library)

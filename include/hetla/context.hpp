@@ -21,7 +21,8 @@ enum class Distribution {
              // give 10, 8 and 5 tile columns per round
   Hybrid,    // two-level hybrid tiles (seed 004): small tile columns on the host
              // cores, one large tile column per accelerator and round, sized by
-             // its capability weight (hybrid_tiling()); potrf, potrs, posv, trsm
+             // its capability weight (hybrid_tiling()); the factorizations and
+             // their solvers (Cholesky, LU, QR) and trsm
 };
 
 struct Config {

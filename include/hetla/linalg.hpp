@@ -24,13 +24,18 @@ struct Options {
 /// Tile size used when Options::nb == 0.
 template <typename T> int64_t default_tile_size(int64_t n);
 
+/// The factorization a hybrid tiling is planned for: its panels stay on the
+/// host cores, whose share of the columns shrinks by the panels' time.
+enum class Panels : uint8_t { Cholesky, LU, QR };
+
 /// The two-level hybrid tiling (seed 004) of an order-n problem for the
 /// current context's devices: small host tiles of size nb (0: the default
 /// tile size) and one large tile per accelerator and round, its size following
-/// the device's capability weight. Cut a Matrix with it and pass
-/// Distribution::Hybrid to potrf / potrs / posv / trsm; the column-major
-/// overloads of those routines do this themselves under Distribution::Hybrid.
-template <typename T> Tiling hybrid_tiling(int64_t n, int64_t nb = 0);
+/// the device's capability weight less the host's `panels`. Cut a Matrix with
+/// it and pass Distribution::Hybrid to the factorizations and solvers (potrf,
+/// getrf, geqrf and their solvers, trsm); their column-major overloads do
+/// this themselves under Distribution::Hybrid.
+template <typename T> Tiling hybrid_tiling(int64_t n, int64_t nb = 0, Panels panels = Panels::Cholesky);
 
 // ---- Cholesky: A = L L^H (Lower) or U^H U (Upper); only `uplo` is referenced.
 /// Returns info: 0, or k > 0 if the leading minor of order k is not positive

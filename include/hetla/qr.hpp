@@ -14,15 +14,15 @@
 namespace hetla {
 
 /// Factors the m x n matrix A = Q R in place (blocked Householder: one panel
-/// per tile column). tau must hold min(m, n) entries.
-template <typename T> void geqrf(Matrix<T>& A, T* tau);
+/// per tile column, tiles uniform or hybrid). tau must hold min(m, n) entries.
+template <typename T> void geqrf(Matrix<T>& A, T* tau, const Options& opts = {});
 template <typename T> void geqrf(int64_t m, int64_t n, T* A, int64_t lda, T* tau, const Options& opts = {});
 
 /// C = op(Q) C (Side::Left) or C op(Q) (Side::Right), Q the product of the
 /// first k reflectors from geqrf stored in A: A is m x (>= k) for Left, n x
-/// (>= k) for Right, C is m x n, with the same tile size as A.
+/// (>= k) for Right, C is m x n, cut in tiles as A.
 template <typename T>
-void unmqr(Side side, Op trans, int64_t k, const Matrix<T>& A, const T* tau, Matrix<T>& C);
+void unmqr(Side side, Op trans, int64_t k, const Matrix<T>& A, const T* tau, Matrix<T>& C, const Options& opts = {});
 /// LAPACK ?ormqr / ?unmqr: A(lda, k) holds the reflectors (rows m for Left, n for Right).
 template <typename T>
 void unmqr(Side side, Op trans, int64_t m, int64_t n, int64_t k, const T* A, int64_t lda, const T* tau, T* C,
@@ -30,12 +30,12 @@ void unmqr(Side side, Op trans, int64_t m, int64_t n, int64_t k, const T* A, int
 
 /// Overwrites the m x n A (m >= n >= k), holding k reflectors from geqrf in its
 /// first k columns, with the first n columns of Q = H_1 ... H_k (LAPACK ?ungqr).
-template <typename T> void ungqr(int64_t k, Matrix<T>& A, const T* tau);
+template <typename T> void ungqr(int64_t k, Matrix<T>& A, const T* tau, const Options& opts = {});
 template <typename T>
 void ungqr(int64_t m, int64_t n, int64_t k, T* A, int64_t lda, const T* tau, const Options& opts = {});
 
 /// Least squares / minimum norm solution of op(A) X = B for a full-rank m x n
-/// A (LAPACK ?gels). B has max(m, n) rows and the tile size of A; on entry its
+/// A (LAPACK ?gels). B has max(m, n) rows cut in tiles as A's; on entry its
 /// first m (NoTrans) or n (Trans) rows hold the right-hand sides, on exit its
 /// first n (NoTrans) or m (Trans) rows hold the solutions (for an
 /// overdetermined system the remaining rows hold the residual's components,
@@ -43,7 +43,7 @@ void ungqr(int64_t m, int64_t n, int64_t k, T* A, int64_t lda, const T* tau, con
 /// or its LQ factorization (m < n) as from LAPACK's gelqf.
 /// Returns info: 0, or i > 0 if the i-th diagonal element of the triangular
 /// factor is exactly zero (A not of full rank; no solution is computed).
-template <typename T> int64_t gels(Op trans, Matrix<T>& A, Matrix<T>& B);
+template <typename T> int64_t gels(Op trans, Matrix<T>& A, Matrix<T>& B, const Options& opts = {});
 template <typename T>
 int64_t gels(Op trans, int64_t m, int64_t n, int64_t nrhs, T* A, int64_t lda, T* B, int64_t ldb,
              const Options& opts = {});

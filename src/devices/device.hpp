@@ -34,11 +34,12 @@ template <typename T> class Kernels {
   /// (the block-reflector updates of QR).
   virtual void trmm(Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64_t n, T alpha, const T* A, int64_t lda,
                     T* B, int64_t ldb) = 0;
-  /// Row interchanges on a column of tiles (LU's laswp): tile t holds rows
-  /// [t nb, t nb + mb[t]) of the column at tiles[t] (leading dimension ld[t]),
-  /// all `cols` wide; pair s swaps rows rows[2s] and rows[2s+1] (counted from
-  /// the column's top), pairs applied in order.
-  virtual void laswp(int64_t cols, int64_t nb, int64_t ntiles, T* const* tiles, const int64_t* mb, const int64_t* ld,
+  /// Row interchanges on a column of tiles (LU's laswp): the tiles lie one
+  /// below the other, tile t holding mb[t] rows at tiles[t] (leading dimension
+  /// ld[t]), all `cols` wide (the tiles may differ in height: hybrid tilings);
+  /// pair s swaps rows rows[2s] and rows[2s+1] (counted from the column's
+  /// top), pairs applied in order.
+  virtual void laswp(int64_t cols, int64_t ntiles, T* const* tiles, const int64_t* mb, const int64_t* ld,
                      int64_t npairs, const int64_t* rows) = 0;
 };
 
@@ -130,9 +131,9 @@ class Device : public Kernels<float>,
             T* B, int64_t ldb) override {                                                                 \
     trmm_t<T>(side, uplo, op, diag, m, n, alpha, A, lda, B, ldb);                                         \
   }                                                                                                       \
-  void laswp(int64_t cols, int64_t nb, int64_t ntiles, T* const* tiles, const int64_t* mb, const int64_t* ld, \
+  void laswp(int64_t cols, int64_t ntiles, T* const* tiles, const int64_t* mb, const int64_t* ld,         \
              int64_t npairs, const int64_t* rows) override {                                              \
-    laswp_t<T>(cols, nb, ntiles, tiles, mb, ld, npairs, rows);                                            \
+    laswp_t<T>(cols, ntiles, tiles, mb, ld, npairs, rows);                                                \
   }
 
 #define HETLA_DEVICE_KERNEL_OVERRIDES                      \

@@ -27,10 +27,10 @@ inline void record_info(Status& status, int64_t global_info) {
 
 namespace detail {
 
-/// Rows [i1 nb, m) of tile column j, addressed row by row across its tiles.
+/// The tiles (i1.., j) of tile column j, one below the other.
 template <typename T> class ColumnRows {
  public:
-  ColumnRows(const Matrix<T>& A, int64_t j, int64_t i1) : row0_(i1 * A.nb()), nb_(A.nb()) {
+  ColumnRows(const Matrix<T>& A, int64_t j, int64_t i1) {
     for (int64_t i = i1; i < A.mt(); ++i) tiles_.push_back(A.tile(i, j));
   }
   int64_t rows() const {
@@ -39,10 +39,6 @@ template <typename T> class ColumnRows {
     return r;
   }
   int64_t cols() const { return tiles_.front().nb; }
-  /// Element (r, c), r a row of the whole matrix (r >= i1 nb).
-  T& operator()(int64_t r, int64_t c) const { return tile_of(r)((r - row0_) % nb_, c); }
-  /// Stride between the elements of row r.
-  int64_t ld_of(int64_t r) const { return tile_of(r).ld; }
   /// Copies to / from a column-major rows() x cols() array.
   void copy_to(T* W, int64_t ldw) const {
     int64_t r0 = 0;
@@ -60,11 +56,22 @@ template <typename T> class ColumnRows {
   }
 
  private:
-  const Tile<T>& tile_of(int64_t r) const { return tiles_[static_cast<std::size_t>((r - row0_) / nb_)]; }
-
   std::vector<Tile<T>> tiles_;
-  int64_t row0_, nb_;
 };
+
+/// The tile row that holds row r of A (0 <= r < A.m()).
+template <typename T> int64_t tile_row_of(const Matrix<T>& A, int64_t r) {
+  if (A.uniform_tiles()) return r / A.nb();
+  int64_t lo = 0, hi = A.mt() - 1;  // the last i with row_offset(i) <= r
+  while (lo < hi) {
+    const int64_t mid = (lo + hi + 1) / 2;
+    if (A.row_offset(mid) <= r)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
 
 /// Accesses of tiles (i1..mt-1, j) in `mode`.
 template <typename T>
@@ -79,7 +86,8 @@ std::vector<rt::Access> column_accesses(const Matrix<T>& A, int64_t j, int64_t i
 
 /// Panel factorization P A(k:, k) = L U of tile column k from tile row k down
 /// (LAPACK getrf on the panel, in place when it is column-major contiguous,
-/// else through a workspace). Writes ipiv[k nb .. k nb + min(rows, cols)) as
+/// else through a workspace). With r0 = A.row_offset(k), writes
+/// ipiv[r0 .. r0 + min(rows, cols)) as
 /// whole-matrix rows and `piv` (the handle that orders readers of those
 /// pivots); a zero pivot is recorded in `status` and the factorization goes on.
 template <typename T>
@@ -87,12 +95,12 @@ void getrf_panel(rt::Runtime& rt, const Matrix<T>& A, int64_t k, int64_t* ipiv, 
                  int priority) {
   auto acc = detail::column_accesses(A, k, k, rt::Mode::ReadWrite);
   acc.push_back(rt::W(piv));
-  const double rows = static_cast<double>(A.m() - k * A.nb()), cols = static_cast<double>(A.tile_nb(k));
+  const double rows = static_cast<double>(A.m() - A.row_offset(k)), cols = static_cast<double>(A.tile_nb(k));
   const double lo = std::min(rows, cols), hi = std::max(rows, cols);
   const double flops = flop_scale<T>() * (hi * lo * lo - lo * lo * lo / 3.0);
   rt.insert(
       [A, k, ipiv, status](rt::TaskContext&) {
-        const int64_t row0 = k * A.nb();
+        const int64_t row0 = A.row_offset(k);
         int64_t info;
         std::vector<lapack_int> lp;
         if (const auto P = detail::as_block(A, k, A.mt() - 1, k, k)) {  // in place
@@ -125,11 +133,13 @@ template <typename T>
 void laswp(rt::Runtime& rt, const Matrix<T>& A, int64_t j, const int64_t* ipiv, int64_t k1, int64_t k2, bool forward,
            std::span<rt::Handle> pivots, int priority, bool on_host = false) {
   if (k2 <= k1) return;
-  const int64_t i1 = k1 / A.nb();
+  const int64_t i1 = detail::tile_row_of(A, k1);
   auto acc = detail::column_accesses(A, j, i1, rt::Mode::ReadWrite);
   const int64_t ntiles = static_cast<int64_t>(acc.size());
   for (rt::Handle& h : pivots) acc.push_back(rt::R(&h));
-  const int64_t nb = A.nb(), cols = A.tile_nb(j), row0 = i1 * nb, m = A.m();
+  const int64_t cols = A.tile_nb(j), row0 = A.row_offset(i1);
+  std::vector<int64_t> mb(static_cast<std::size_t>(ntiles));
+  for (int64_t t = 0; t < ntiles; ++t) mb[static_cast<std::size_t>(t)] = A.tile_mb(i1 + t);
   rt.insert(
       [=](rt::TaskContext& c) {
         // Each interchange as two rows counted from the column's top, resolved
@@ -142,14 +152,13 @@ void laswp(rt::Runtime& rt, const Matrix<T>& A, int64_t j, const int64_t* ipiv, 
         }
         if (rows.empty()) return;
         std::vector<T*> tiles(static_cast<std::size_t>(ntiles));
-        std::vector<int64_t> ld(static_cast<std::size_t>(ntiles)), mb(static_cast<std::size_t>(ntiles));
+        std::vector<int64_t> ld(static_cast<std::size_t>(ntiles));
         for (int64_t t = 0; t < ntiles; ++t) {
           const auto ut = static_cast<std::size_t>(t);
           tiles[ut] = c.ptr<T>(static_cast<int>(t));
           ld[ut] = c.ld(static_cast<int>(t));
-          mb[ut] = std::min(nb, m - row0 - t * nb);
         }
-        c.kernels<T>().laswp(cols, nb, ntiles, tiles.data(), mb.data(), ld.data(),
+        c.kernels<T>().laswp(cols, ntiles, tiles.data(), mb.data(), ld.data(),
                              static_cast<int64_t>(rows.size() / 2), rows.data());
       },
       acc.data(), acc.size(), {priority, "laswp", (on_host ? rt::kMemoryBound : rt::kNoFlags) | fp64_flag<T>(), dev::KernelId::Laswp});

@@ -39,7 +39,7 @@ template <typename T> Ref<T> lead(Ref<T> r, int64_t rows, int64_t cols) {
 /// the tile lies outside.
 template <typename T> Ref<T> row_range(const Matrix<T>& A, int64_t i, int64_t j, int64_t r0, int64_t r1) {
   Ref<T> r = ref(A, i, j);
-  const int64_t top = i * A.nb();
+  const int64_t top = A.row_offset(i);
   const int64_t lo = std::clamp<int64_t>(r0 - top, 0, r.t.mb);
   const int64_t hi = std::clamp<int64_t>(r1 - top, lo, r.t.mb);
   r.t.data += lo;
@@ -234,34 +234,48 @@ template <typename T> void lascl(rt::Runtime& rt, real_t<T> cfrom, real_t<T> cto
             {rt::RW(A.h)}, {o.priority, "lascl", rt::kMemoryBound});
 }
 
-/// An m x n tile matrix over memory that is not initialised (its pages are
+/// One rows x cols tile over memory that is not initialised (its pages are
 /// mapped up front, util::PageBuffer), for workspaces that tasks write before
 /// they read.
-template <typename T> class ScratchMatrix {
+template <typename T> class ScratchTile {
  public:
-  ScratchMatrix(int64_t m, int64_t n, int64_t nb)
-      : mem_(sizeof(T) * static_cast<std::size_t>(std::max<int64_t>(1, m * n))),
-        M_(Matrix<T>::view(m, n, static_cast<T*>(mem_.get()), std::max<int64_t>(1, m), nb)) {}
-  const Matrix<T>& matrix() const { return M_; }
+  ScratchTile(int64_t rows, int64_t cols)
+      : mem_(sizeof(T) * static_cast<std::size_t>(std::max<int64_t>(1, rows * cols))),
+        M_(Matrix<T>::view(rows, cols, static_cast<T*>(mem_.get()), std::max<int64_t>(1, rows),
+                           std::max<int64_t>({1, rows, cols}))) {}
+  Ref<T> ref() const { return tile::ref(M_, 0, 0); }
 
  private:
   util::PageBuffer mem_;
   Matrix<T> M_;
 };
 
+/// The largest tile size of A's tiling (the widest panel).
+template <typename T> int64_t widest_tile(const Matrix<T>& A) {
+  const auto& s = A.tiling().sizes;
+  return *std::max_element(s.begin(), s.end());
+}
+
 /// The block reflectors of the first k Householder vectors stored in A (LAPACK
 /// storage, tile column p holding panel p), with T_p and Vd_p per panel. Holds
-/// its own storage for T and Vd; A's storage is shared.
+/// its own storage for T and Vd; A's storage is shared. Tiles may differ in
+/// size (hybrid tilings): panel p is as wide as tile column p.
 template <typename T> class Reflectors {
  public:
-  Reflectors(const Matrix<T>& A, int64_t k)
-      : A_(A), k_(k), np_((k + A.nb() - 1) / A.nb()), T_(A.nb(), np_ * A.nb(), A.nb()),
-        Vd_(A.nb(), np_ * A.nb(), A.nb()) {}
+  Reflectors(const Matrix<T>& A, int64_t k) : A_(A), k_(k) {
+    while (np_ < A.nt() && A.col_offset(np_) < k) ++np_;
+    for (int64_t p = 0; p < np_; ++p) {
+      T_.emplace_back(A.tile_nb(p), A.tile_nb(p));
+      Vd_.emplace_back(A.tile_mb(p), A.tile_nb(p));
+    }
+  }
 
   const Matrix<T>& A() const { return A_; }
   int64_t panels() const { return np_; }
   /// kp: reflectors in panel p.
-  int64_t width(int64_t p) const { return std::min(A_.nb(), k_ - p * A_.nb()); }
+  int64_t width(int64_t p) const { return std::min(A_.tile_nb(p), k_ - A_.col_offset(p)); }
+  /// The first reflector of panel p (its scalar's index in tau).
+  int64_t first(int64_t p) const { return A_.col_offset(p); }
   /// The tiles (p.., p) of the panel, full width.
   std::vector<Ref<T>> panel(int64_t p) const {
     std::vector<Ref<T>> tiles;
@@ -270,33 +284,46 @@ template <typename T> class Reflectors {
   }
   /// V tile i of panel p (i >= p): tile rows x kp; the diagonal tile from Vd.
   Ref<T> v(int64_t i, int64_t p) const {
-    return lead(i == p ? ref(Vd_.matrix(), 0, p) : ref(A_, i, p), A_.tile_mb(i), width(p));
+    return lead(i == p ? vd_tile(p) : ref(A_, i, p), A_.tile_mb(i), width(p));
   }
-  Ref<T> t(int64_t p) const { return lead(ref(T_.matrix(), 0, p), width(p), width(p)); }
-  /// Whole workspace tiles the panel kernels write (their size is nb x nb).
-  Ref<T> t_tile(int64_t p) const { return ref(T_.matrix(), 0, p); }
-  Ref<T> vd_tile(int64_t p) const { return ref(Vd_.matrix(), 0, p); }
+  Ref<T> t(int64_t p) const { return lead(t_tile(p), width(p), width(p)); }
+  /// Whole workspace tiles the panel kernels write (T_p: tile_nb(p) square;
+  /// Vd_p: the diagonal tile's shape).
+  Ref<T> t_tile(int64_t p) const { return T_[static_cast<std::size_t>(p)].ref(); }
+  Ref<T> vd_tile(int64_t p) const { return Vd_[static_cast<std::size_t>(p)].ref(); }
 
  private:
   Matrix<T> A_;
-  int64_t k_, np_;
-  ScratchMatrix<T> T_, Vd_;
+  int64_t k_, np_ = 0;
+  std::vector<ScratchTile<T>> T_, Vd_;
 };
 
 /// Scratch of the block-reflector updates: the W tiles, two sets used by
-/// alternate panels so that consecutive panels overlap.
+/// alternate panels so that consecutive panels overlap. C's tiling is the
+/// reflectors' (the same pattern), so no panel is wider than its widest tile.
 template <typename T> class LarfbWork {
  public:
-  /// For C from the left: one kp x nb W per tile column of C.
-  static LarfbWork left(const Matrix<T>& C) { return LarfbWork(C.nb(), C.n(), C.nb()); }
-  /// For C from the right: one mb x kp W per tile row of C.
-  static LarfbWork right(const Matrix<T>& C) { return LarfbWork(C.m(), C.nb(), C.nb()); }
-  /// The set used by the s-th panel applied.
-  const Matrix<T>& w(int64_t s) const { return set_[s % 2].matrix(); }
+  /// For C from the left: one kp x tile_nb(j) W per tile column j of C.
+  static LarfbWork left(const Matrix<T>& C) {
+    LarfbWork w;
+    for (auto& set : w.set_)
+      for (int64_t j = 0; j < C.nt(); ++j) set.emplace_back(widest_tile(C), C.tile_nb(j));
+    return w;
+  }
+  /// For C from the right: one tile_mb(i) x kp W per tile row i of C.
+  static LarfbWork right(const Matrix<T>& C) {
+    LarfbWork w;
+    for (auto& set : w.set_)
+      for (int64_t i = 0; i < C.mt(); ++i) set.emplace_back(C.tile_mb(i), widest_tile(C));
+    return w;
+  }
+  /// W of tile column (left) or tile row (right) c in the set the s-th
+  /// panel applied uses.
+  Ref<T> w(int64_t s, int64_t c) const { return set_[s % 2][static_cast<std::size_t>(c)].ref(); }
 
  private:
-  LarfbWork(int64_t m, int64_t n, int64_t nb) : set_{ScratchMatrix<T>(m, n, nb), ScratchMatrix<T>(m, n, nb)} {}
-  ScratchMatrix<T> set_[2];
+  LarfbWork() = default;
+  std::vector<ScratchTile<T>> set_[2];
 };
 
 /// The update below on the host alone, when V and C lie as column-major
@@ -339,11 +366,11 @@ bool larfb_left_blocks(rt::Runtime& rt, const Reflectors<T>& R, int64_t p, Op op
 /// `prio(j)` gives the priority of the tasks on column j.
 template <typename T, typename Prio>
 void larfb_left(rt::Runtime& rt, const Reflectors<T>& R, int64_t p, Op op, const Matrix<T>& C, int64_t j0,
-                int64_t j1, const Matrix<T>& W, Prio&& prio) {
+                int64_t j1, const LarfbWork<T>& work, int64_t s, Prio&& prio) {
   if (larfb_left_blocks(rt, R, p, op, C, j0, j1, prio)) return;
   for (int64_t j = j0; j < j1; ++j) {
     const Opts o{prio(j)};
-    const Ref<T> w = lead(ref(W, 0, j), R.width(p), C.tile_nb(j));
+    const Ref<T> w = lead(work.w(s, j), R.width(p), C.tile_nb(j));
     for (int64_t i = p; i < C.mt(); ++i)
       gemm(rt, Op::ConjTrans, Op::NoTrans, T(1), R.v(i, p), ref(C, i, j), T(i == p ? 0 : 1), w, o);
     trmm(rt, Side::Left, Uplo::Upper, op, Diag::NonUnit, T(1), R.t(p), w, o);
@@ -355,10 +382,10 @@ void larfb_left(rt::Runtime& rt, const Reflectors<T>& R, int64_t p, Op op, const
 /// tile columns are the tile rows of the reflectors' A.
 template <typename T, typename Prio>
 void larfb_right(rt::Runtime& rt, const Reflectors<T>& R, int64_t p, Op op, const Matrix<T>& C, int64_t i0,
-                 int64_t i1, const Matrix<T>& W, Prio&& prio) {
+                 int64_t i1, const LarfbWork<T>& work, int64_t s, Prio&& prio) {
   for (int64_t i = i0; i < i1; ++i) {
     const Opts o{prio(i)};
-    const Ref<T> w = lead(ref(W, i, 0), C.tile_mb(i), R.width(p));
+    const Ref<T> w = lead(work.w(s, i), C.tile_mb(i), R.width(p));
     for (int64_t j = p; j < C.nt(); ++j)
       gemm(rt, Op::NoTrans, Op::NoTrans, T(1), ref(C, i, j), R.v(j, p), T(j == p ? 0 : 1), w, o);
     trmm(rt, Side::Right, Uplo::Upper, op, Diag::NonUnit, T(1), R.t(p), w, o);

@@ -20,7 +20,8 @@ inline void check_ld(int64_t ld, int64_t rows, int arg, const std::string& routi
 /// Routines whose tile loops assume one tile size reject hybrid tilings.
 template <typename T> void require_uniform(const Matrix<T>& A, int arg, const std::string& routine) {
   require(A.uniform_tiles(), arg, routine,
-          "hybrid tilings are taken by potrf, potrs, posv and trsm only: cut this matrix in uniform tiles");
+          "hybrid tilings are taken by the factorizations, their solvers and trsm only: cut this matrix in uniform "
+          "tiles");
 }
 /// B's rows are cut as A's (uniform tiles: the same nb; hybrid: the same pattern).
 template <typename T> bool same_tiling(const Matrix<T>& A, const Matrix<T>& B) {

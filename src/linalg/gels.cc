@@ -54,8 +54,9 @@ template <typename T> void zero_rows(rt::Runtime& rt, const Matrix<T>& A, int64_
 
 /// B(0:q, :) = op(R)^-1 B(0:q, :), R the leading q x q upper triangle of F.
 template <typename T> void trsm_upper(rt::Runtime& rt, Op op, const Matrix<T>& F, int64_t q, const Matrix<T>& B) {
-  const int64_t nb = F.nb(), qt = (q + nb - 1) / nb;
-  auto len = [&](int64_t i) { return std::min(nb, q - i * nb); };
+  int64_t qt = 0;  // tile rows (and columns) of F holding R's q rows
+  while (qt < F.mt() && F.row_offset(qt) < q) ++qt;
+  auto len = [&](int64_t i) { return std::min(F.tile_mb(i), q - F.row_offset(i)); };
   auto r = [&](int64_t i, int64_t j) { return tile::lead(tile::ref(F, i, j), len(i), len(j)); };
   auto b = [&](int64_t i, int64_t c) { return tile::row_range(B, i, c, 0, q); };
   const bool forward = op != Op::NoTrans;  // R^H is lower triangular
@@ -74,13 +75,12 @@ template <typename T> void trsm_upper(rt::Runtime& rt, Op op, const Matrix<T>& F
 
 }  // namespace
 
-template <typename T> int64_t gels(Op trans, Matrix<T>& A, Matrix<T>& B) {
+template <typename T> int64_t gels(Op trans, Matrix<T>& A, Matrix<T>& B, const Options& opts) {
   const auto name = detail::routine_name<T>("gels");
   detail::check_qr_trans<T>(trans, 1, name);
-  detail::require_uniform(A, 4, name);
   const int64_t m = A.m(), n = A.n(), nrhs = B.n();
   const int64_t p = std::max(m, n), q = std::min(m, n);
-  detail::require(B.m() == p && B.nb() == A.nb(), 7, name, "B must have max(m, n) rows and A's tile size");
+  detail::require(B.m() == p && detail::same_tiling(A, B), 7, name, "B must have max(m, n) rows, cut as A's");
 
   detail::CallScope scope;
   rt::Runtime& rt = scope.rt();
@@ -117,7 +117,7 @@ template <typename T> int64_t gels(Op trans, Matrix<T>& A, Matrix<T>& B) {
   }
 
   // F = Q R with F = A or A^H (p x q)
-  Matrix<T> F = m >= n ? A : Matrix<T>(n, m, A.nb());
+  Matrix<T> F = m >= n ? A : Matrix<T>(n, m, A.tiling());
   if (m < n)
     for (int64_t j = 0; j < A.nt(); ++j)
       for (int64_t i = 0; i < A.mt(); ++i) tile::conj_transpose(rt, tile::ref(A, i, j), tile::ref(F, j, i), {});
@@ -125,8 +125,8 @@ template <typename T> int64_t gels(Op trans, Matrix<T>& A, Matrix<T>& B) {
   tile::Reflectors<T> R(F, q);
   auto work_f = tile::LarfbWork<T>::left(F);
   auto work_b = tile::LarfbWork<T>::left(B);
-  detail::distribute_qr(rt, F, &work_f, Distribution::Default);
-  detail::distribute_qr(rt, B, &work_b, Distribution::Default);
+  detail::distribute_qr(rt, F, &work_f, opts.distribution);
+  detail::distribute_qr(rt, B, &work_b, opts.distribution);
   detail::geqrf_tasks(rt, R, tau.data(), work_f);
   const bool least_squares = (trans == Op::NoTrans) == (m >= n);  // op(A) = F
   if (least_squares) detail::unmqr_tasks(rt, Side::Left, Op::ConjTrans, R, B, work_b);  // B = Q^H B
@@ -168,13 +168,15 @@ int64_t gels(Op trans, int64_t m, int64_t n, int64_t nrhs, T* A, int64_t lda, T*
   detail::require(A != nullptr || m == 0 || n == 0, 5, name, "A is null");
   detail::require(B != nullptr || nrhs == 0 || std::max(m, n) == 0, 7, name, "B is null");
   const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(std::min(m, n));
-  auto Am = Matrix<T>::view(m, n, A, lda, nb);
-  auto Bm = Matrix<T>::view(std::max(m, n), nrhs, B, ldb, nb);
-  return gels(trans, Am, Bm);
+  detail::CallScope scope;  // the hybrid tiling follows this context's devices
+  const Tiling tiling = detail::call_tiling(scope.rt(), opts.distribution, std::min(m, n), nb, Panels::QR);
+  auto Am = Matrix<T>::view(m, n, A, lda, tiling);
+  auto Bm = Matrix<T>::view(std::max(m, n), nrhs, B, ldb, tiling);
+  return gels(trans, Am, Bm, opts);
 }
 
 #define HETLA_INSTANTIATE(T)                                   \
-  template int64_t gels<T>(Op, Matrix<T>&, Matrix<T>&);       \
+  template int64_t gels<T>(Op, Matrix<T>&, Matrix<T>&, const Options&); \
   template int64_t gels<T>(Op, int64_t, int64_t, int64_t, T*, int64_t, T*, int64_t, const Options&);
 HETLA_INSTANTIATE(float)
 HETLA_INSTANTIATE(double)

@@ -24,12 +24,12 @@ namespace detail {
 template <typename T>
 void geqrf_tasks(rt::Runtime& rt, const tile::Reflectors<T>& R, T* tau, tile::LarfbWork<T>& work) {
   const Matrix<T>& A = R.A();
-  const int64_t nt = A.nt(), nb = A.nb();
+  const int64_t nt = A.nt();
   for (int64_t p = 0; p < R.panels(); ++p) {
     // A(p.., p) = V_p R_pp:  Householder QR of the panel
-    tile::geqrf_panel(rt, R.panel(p), tau + p * nb, R.t_tile(p), R.vd_tile(p), {prio(nt, p, true)});
+    tile::geqrf_panel(rt, R.panel(p), tau + R.first(p), R.t_tile(p), R.vd_tile(p), {prio(nt, p, true)});
     // A(p.., p+1..) = H_p^H A(p.., p+1..)
-    tile::larfb_left(rt, R, p, Op::ConjTrans, A, p + 1, nt, work.w(p),
+    tile::larfb_left(rt, R, p, Op::ConjTrans, A, p + 1, nt, work, p,
                      [nt](int64_t j) { return prio(nt, j, false); });
   }
 }
@@ -39,7 +39,6 @@ void geqrf_tasks(rt::Runtime& rt, const tile::Reflectors<T>& R, T* tau, tile::La
 namespace {
 template <typename T> void geqrf_tiles(Matrix<T>& A, T* tau, Distribution dist) {
   const auto name = detail::routine_name<T>("geqrf");
-  detail::require_uniform(A, 3, name);
   const int64_t k = std::min(A.m(), A.n());
   detail::require(tau != nullptr || k == 0, 5, name, "tau is null");
   if (k == 0) return;
@@ -48,13 +47,13 @@ template <typename T> void geqrf_tiles(Matrix<T>& A, T* tau, Distribution dist) 
   rt::Runtime& rt = scope.rt();
   tile::Reflectors<T> R(A, k);
   auto work = tile::LarfbWork<T>::left(A);
-  detail::distribute_qr(rt, A, &work, dist, detail::panel_workload(A, 2.0));
+  detail::distribute_qr(rt, A, &work, dist, detail::panel_workload(A, Panels::QR));
   detail::geqrf_tasks(rt, R, tau, work);
   rt.wait_all();
 }
 }  // namespace
 
-template <typename T> void geqrf(Matrix<T>& A, T* tau) { geqrf_tiles(A, tau, Distribution::Default); }
+template <typename T> void geqrf(Matrix<T>& A, T* tau, const Options& opts) { geqrf_tiles(A, tau, opts.distribution); }
 
 template <typename T> void geqrf(int64_t m, int64_t n, T* A, int64_t lda, T* tau, const Options& opts) {
   const auto name = detail::routine_name<T>("geqrf");
@@ -64,13 +63,15 @@ template <typename T> void geqrf(int64_t m, int64_t n, T* A, int64_t lda, T* tau
   if (m == 0 || n == 0) return;
   detail::require(A != nullptr, 3, name, "A is null");
   detail::require(tau != nullptr, 5, name, "tau is null");
-  auto M = Matrix<T>::view(m, n, A, lda, opts.nb > 0 ? opts.nb : default_tile_size<T>(std::min(m, n)));
+  detail::CallScope scope;  // the hybrid tiling follows this context's devices
+  const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(std::min(m, n));
+  auto M = Matrix<T>::view(m, n, A, lda, detail::call_tiling(scope.rt(), opts.distribution, n, nb, Panels::QR));
   geqrf_tiles(M, tau, opts.distribution);
 }
 
 #define HETLA_INSTANTIATE(T)                                                                          \
   template void detail::geqrf_tasks<T>(rt::Runtime&, const tile::Reflectors<T>&, T*, tile::LarfbWork<T>&); \
-  template void geqrf<T>(Matrix<T>&, T*);                                                             \
+  template void geqrf<T>(Matrix<T>&, T*, const Options&);                                            \
   template void geqrf<T>(int64_t, int64_t, T*, int64_t, T*, const Options&);
 HETLA_INSTANTIATE(float)
 HETLA_INSTANTIATE(double)

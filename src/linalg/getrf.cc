@@ -16,7 +16,8 @@
 // With accelerators, 2-4 run where the runtime places them (owner-computes
 // under a distribution): an accelerator with a laswp kernel keeps its
 // trailing columns in its memory across steps; only the panel column comes
-// back to the host.
+// back to the host. Tiles may differ in size (a hybrid tiling, seed 004
+// §3.4): rows and pivots are counted by tile offsets, never as k nb.
 #include <algorithm>
 #include <span>
 
@@ -39,22 +40,21 @@ int64_t update_width(int64_t d) {
 }
 
 template <typename T> int64_t getrf_tiles(Matrix<T>& A, int64_t* ipiv, const Options& options) {
-  detail::require_uniform(A, 3, detail::routine_name<T>("getrf"));
   if (A.m() == 0 || A.n() == 0) return 0;
   detail::CallScope scope;
   rt::Runtime& rt = scope.rt();
-  detail::distribute(rt, A, options.distribution, detail::panel_workload(A, 1.3));
-  const int64_t m = A.m(), mt = A.mt(), nt = A.nt(), nb = A.nb(), kt = std::min(mt, nt);
+  detail::distribute(rt, A, options.distribution, detail::panel_workload(A, Panels::LU));
+  const int64_t m = A.m(), mt = A.mt(), nt = A.nt(), kt = std::min(mt, nt);
   tile::Status status;
   std::vector<rt::Handle> piv(static_cast<std::size_t>(kt));  // written by panel k: its pivots are known
   auto a = [&](int64_t i, int64_t j) { return tile::ref(A, i, j); };
   auto opts = [&](int64_t k, int64_t j) { return tile::Opts{prio(nt, j, false), k, nullptr}; };
-  auto pivot_end = [&](int64_t k) { return k * nb + std::min(m - k * nb, A.tile_nb(k)); };
+  auto pivot_end = [&](int64_t k) { return A.row_offset(k) + std::min(m - A.row_offset(k), A.tile_nb(k)); };
 
   for (int64_t k = 0; k < kt; ++k) {
     std::span<rt::Handle> pk(&piv[static_cast<std::size_t>(k)], 1);
     tile::getrf_panel(rt, A, k, ipiv, &pk[0], &status, prio(nt, k, true));
-    const int64_t k1 = k * nb, k2 = pivot_end(k);  // the rows whose interchanges panel k chose
+    const int64_t k1 = A.row_offset(k), k2 = pivot_end(k);  // the rows whose interchanges panel k chose
     for (int64_t j = k + 1; j < nt; ++j) {
       tile::laswp(rt, A, j, ipiv, k1, k2, true, pk, prio(nt, j, false));
       tile::trsm(rt, Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, T(1), a(k, k), a(k, j), opts(k, j));
@@ -65,7 +65,7 @@ template <typename T> int64_t getrf_tiles(Matrix<T>& A, int64_t* ipiv, const Opt
   // L(:, j) takes the interchanges of every later panel, on the host: the
   // panel task wrote L there (devices only read it), so nothing moves.
   for (int64_t j = 0; j + 1 < kt; ++j)
-    tile::laswp(rt, A, j, ipiv, (j + 1) * nb, pivot_end(kt - 1), true,
+    tile::laswp(rt, A, j, ipiv, A.row_offset(j + 1), pivot_end(kt - 1), true,
                 std::span<rt::Handle>(piv).subspan(static_cast<std::size_t>(j + 1)), 0, /*on_host=*/true);
   rt.wait_all();
   return status.info.load();
@@ -84,7 +84,10 @@ template <typename T> int64_t getrf(int64_t m, int64_t n, T* A, int64_t lda, int
   detail::check_ld(lda, m, 4, name, "lda");
   if (m == 0 || n == 0) return 0;
   detail::require(ipiv != nullptr, 5, name, "ipiv is null");
-  auto M = Matrix<T>::view(m, n, A, lda, opts.nb > 0 ? opts.nb : default_tile_size<T>(std::min(m, n)));
+  detail::CallScope scope;  // the tiling is planned for this context's devices
+  const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(std::min(m, n));
+  auto M = Matrix<T>::view(m, n, A, lda,
+                           detail::call_tiling(scope.rt(), opts.distribution, n, nb, Panels::LU));
   return getrf_tiles(M, ipiv, opts);
 }
 

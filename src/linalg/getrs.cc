@@ -7,6 +7,7 @@
 #include "hetla/lu.hpp"
 #include "kernels/tile_tasks_lu.hpp"
 #include "linalg/check_args.hpp"
+#include "memory/distribution.hpp"
 #include "runtime/context.hpp"
 
 namespace hetla {
@@ -45,8 +46,7 @@ void getrs(Op trans, const Matrix<T>& A, const std::vector<int64_t>& ipiv, Matri
   check_trans(trans, 1, name);
   detail::require(A.m() == A.n(), 4, name, "A must be square");
   detail::require(static_cast<int64_t>(ipiv.size()) >= A.n(), 6, name, "ipiv must hold n pivots");
-  detail::require(B.m() == A.n() && B.nb() == A.nb(), 7, name, "B must have n rows and A's tile size");
-  detail::require_uniform(A, 3, name);
+  detail::require(B.m() == A.n() && detail::same_tiling(A, B), 7, name, "B must have n rows and A's tiling");
   getrs_tiles(trans, A, ipiv.data(), B, opts);
 }
 
@@ -62,16 +62,18 @@ void getrs(Op trans, int64_t n, int64_t nrhs, const T* A, int64_t lda, const int
   if (n == 0 || nrhs == 0) return;
   detail::require(ipiv != nullptr, 6, name, "ipiv is null");
   const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(n);
+  detail::CallScope scope;  // the hybrid tiling follows this context's devices (as getrf's)
+  const Tiling tiling = detail::call_tiling(scope.rt(), opts.distribution, n, nb, Panels::LU);
   // The factor is only read; the view API takes a mutable pointer.
-  auto Am = Matrix<T>::view(n, n, const_cast<T*>(A), lda, nb);
-  auto Bm = Matrix<T>::view(n, nrhs, B, ldb, nb);
+  auto Am = Matrix<T>::view(n, n, const_cast<T*>(A), lda, tiling);
+  auto Bm = Matrix<T>::view(n, nrhs, B, ldb, tiling);
   getrs_tiles(trans, Am, ipiv, Bm, opts);
 }
 
 template <typename T> int64_t gesv(Matrix<T>& A, std::vector<int64_t>& ipiv, Matrix<T>& B, const Options& opts) {
   const auto name = detail::routine_name<T>("gesv");
   detail::require(A.m() == A.n(), 3, name, "A must be square");
-  detail::require(B.m() == A.n() && B.nb() == A.nb(), 6, name, "B must have n rows and A's tile size");
+  detail::require(B.m() == A.n() && detail::same_tiling(A, B), 6, name, "B must have n rows and A's tiling");
   int64_t info = getrf(A, ipiv, opts);
   if (info == 0) getrs_tiles(Op::NoTrans, A, ipiv.data(), B, opts);
   return info;

@@ -26,7 +26,8 @@ template <typename T> int64_t potrf(Uplo uplo, Matrix<T>& A, const Options& opti
   const int64_t nt = A.nt();
   // The host factors and solves every panel (the TRSMs: 1.5 nb / n of the
   // flops); tile column j (row, for Upper) takes j updates of nt - j tiles.
-  detail::Workload load{detail::panel_share(A.n(), A.nb(), 1.5, 1.25), [nt, uplo](int64_t j) {
+  const detail::PanelCost panels = detail::panel_cost(Panels::Cholesky);
+  detail::Workload load{detail::panel_share(A.n(), A.nb(), panels.flops, panels.slowdown), [nt, uplo](int64_t j) {
                           return static_cast<double>(uplo == Uplo::Lower ? j * (nt - j) : j * j / 2);
                         }};
   detail::distribute(rt, A, options.distribution, load);

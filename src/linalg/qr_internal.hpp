@@ -31,7 +31,8 @@ void distribute_qr(rt::Runtime& rt, const Matrix<T>& C, const tile::LarfbWork<T>
                    const Workload& load = {}) {
   distribute(rt, C, dist, load);
   if (left_work)
-    for (int s = 0; s < 2; ++s) distribute(rt, left_work->w(s), dist, load);
+    for (int s = 0; s < 2; ++s)
+      for (int64_t j = 0; j < C.nt(); ++j) left_work->w(s, j).h->home = C.handle(0, j)->home;
 }
 
 /// LAPACK's trans check: 'N' or 'C' ('T' for real types, where both agree).

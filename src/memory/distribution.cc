@@ -139,14 +139,14 @@ Tiling hybrid_tiling(const rt::Runtime& rt, int64_t n, int64_t small, double pan
 }  // namespace hetla::detail
 
 namespace hetla {
-template <typename T> Tiling hybrid_tiling(int64_t n, int64_t nb) {
+template <typename T> Tiling hybrid_tiling(int64_t n, int64_t nb, Panels panels) {
   detail::require(n >= 0, 1, detail::routine_name<T>("hybrid_tiling"), "n < 0");
   detail::require(nb >= 0, 2, detail::routine_name<T>("hybrid_tiling"), "nb < 0");
   detail::CallScope scope;
-  return detail::hybrid_tiling(scope.rt(), n, nb > 0 ? nb : default_tile_size<T>(n), 1.5, 1.25);
+  return detail::call_tiling(scope.rt(), Distribution::Hybrid, n, nb > 0 ? nb : default_tile_size<T>(n), panels);
 }
-template Tiling hybrid_tiling<float>(int64_t, int64_t);
-template Tiling hybrid_tiling<double>(int64_t, int64_t);
-template Tiling hybrid_tiling<std::complex<float>>(int64_t, int64_t);
-template Tiling hybrid_tiling<std::complex<double>>(int64_t, int64_t);
+template Tiling hybrid_tiling<float>(int64_t, int64_t, Panels);
+template Tiling hybrid_tiling<double>(int64_t, int64_t, Panels);
+template Tiling hybrid_tiling<std::complex<float>>(int64_t, int64_t, Panels);
+template Tiling hybrid_tiling<std::complex<double>>(int64_t, int64_t, Panels);
 }  // namespace hetla

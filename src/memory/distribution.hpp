@@ -44,12 +44,26 @@ struct Workload {
 /// 36: 1.25).
 double panel_share(int64_t n, int64_t nb, double panel_flops, double slowdown);
 
+/// The panels of a factorization as panel_share counts them.
+struct PanelCost {
+  double flops, slowdown;
+};
+inline PanelCost panel_cost(Panels p) {
+  switch (p) {
+    case Panels::LU: return {0.75, 1.3};
+    case Panels::QR: return {0.75, 2.0};
+    case Panels::Cholesky: break;
+  }
+  return {1.5, 1.25};
+}
+
 /// The workload of a right-looking factorization of A with panels on the
-/// host (LU, QR): panel k takes 0.75 nb / n of the flops at `slowdown`, and
-/// tile column j receives one update of the tiles below row k per panel k < j.
-template <typename T> Workload panel_workload(const Matrix<T>& A, double slowdown) {
+/// host (LU, QR), tile column j receiving one update of the tiles below row k
+/// per panel k < j.
+template <typename T> Workload panel_workload(const Matrix<T>& A, Panels panels) {
   const int64_t mt = A.mt(), kt = std::min(A.mt(), A.nt());
-  return {panel_share(std::min(A.m(), A.n()), A.nb(), 0.75, slowdown), [mt, kt](int64_t j) {
+  const PanelCost c = panel_cost(panels);
+  return {panel_share(std::min(A.m(), A.n()), A.nb(), c.flops, c.slowdown), [mt, kt](int64_t j) {
             const int64_t k = std::min(j, kt);  // panels 0 .. k-1 update column j
             return static_cast<double>(k * mt - k * (k - 1) / 2);
           }};
@@ -88,11 +102,13 @@ Tiling hybrid_tiling(const rt::Runtime& rt, int64_t n, int64_t small, double pan
 /// The distribution a call runs with: `dist`, or the context's for Default.
 inline Distribution effective(Distribution dist) { return dist == Distribution::Default ? default_distribution() : dist; }
 
-/// Tiling of the column-major operands of a routine that takes hybrid tiles
-/// (potrf, potrs, posv, trsm): hybrid when the call's distribution is, else
-/// uniform nb tiles.
-inline Tiling call_tiling(const rt::Runtime& rt, Distribution dist, int64_t n, int64_t nb) {
-  if (effective(dist) == Distribution::Hybrid) return hybrid_tiling(rt, n, nb, 1.5, 1.25);
+/// Tiling of the column-major operands of a routine: hybrid when the call's
+/// distribution is (planned for n columns, the routine's panels as in
+/// panel_share; Cholesky's by default), else uniform nb tiles.
+inline Tiling call_tiling(const rt::Runtime& rt, Distribution dist, int64_t n, int64_t nb,
+                          Panels panels = Panels::Cholesky) {
+  const PanelCost c = panel_cost(panels);
+  if (effective(dist) == Distribution::Hybrid) return hybrid_tiling(rt, n, nb, c.flops, c.slowdown);
   return Tiling{{nb}, {}};
 }
 

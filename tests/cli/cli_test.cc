@@ -357,19 +357,23 @@ TEST(Cli, TraceFilesHaveTasksOnEveryWorker) {
 }
 
 TEST(Cli, HybridDistributionReportsItsTilesAndUsesEveryDevice) {
-  auto r = run("bench potrf -n 600 --nb 32 --devices cpu,emu:speed=1,emu:speed=0.5 --distribution hybrid --check --json");
-  ASSERT_EQ(r.rc, 0) << r.out << r.err;
-  const auto ls = lines(r.out);
-  ASSERT_EQ(ls.size(), 1u) << r.out;
-  const json::Value v = json::parse(ls[0]);
-  EXPECT_EQ(v.at("residual_ok").raw, "true") << r.out;
-  const auto& sizes = v.at("tiling").at("sizes").array;
-  const auto& owners = v.at("tiling").at("owners").array;
-  ASSERT_EQ(sizes.size(), owners.size());
-  ASSERT_GE(sizes.size(), 3u) << r.out;  // host tiles and one large tile per accelerator
-  EXPECT_EQ(sizes[0].number, 32);
-  EXPECT_EQ(owners[0].number, 0);
-  for (const auto& d : v.at("devices").array) EXPECT_GT(d.at("flops_share_pct").number, 0) << r.out;
+  for (const char* routine : {"potrf", "getrf", "geqrf"}) {
+    SCOPED_TRACE(routine);
+    auto r = run(std::string("bench ") + routine +
+                 " -n 600 --nb 32 --devices cpu,emu:speed=1,emu:speed=0.5 --distribution hybrid --check --json");
+    ASSERT_EQ(r.rc, 0) << r.out << r.err;
+    const auto ls = lines(r.out);
+    ASSERT_EQ(ls.size(), 1u) << r.out;
+    const json::Value v = json::parse(ls[0]);
+    EXPECT_EQ(v.at("residual_ok").raw, "true") << r.out;
+    const auto& sizes = v.at("tiling").at("sizes").array;
+    const auto& owners = v.at("tiling").at("owners").array;
+    ASSERT_EQ(sizes.size(), owners.size());
+    ASSERT_GE(sizes.size(), 3u) << r.out;  // host tiles and one large tile per accelerator
+    EXPECT_EQ(sizes[0].number, 32);
+    EXPECT_EQ(owners[0].number, 0);
+    for (const auto& d : v.at("devices").array) EXPECT_GT(d.at("flops_share_pct").number, 0) << r.out;
+  }
 }
 
 /// Total tasks of one run, from the summary of a bench JSON line.
@@ -447,7 +451,7 @@ TEST(Cli, UsageErrorsExitWith2) {
         "bench posv --repeat 0", "info --bogus", "demo --bogus", "version extra", "bench potrf --trace t.txt",
         "bench potrf --trace t.svgz", "bench potrf --trace .svg", "bench potrf --trace",
         "bench runtime --trace t.json", "bench runtime --energy", "bench potrf --energy=1", "bench potrf -k 3",
-        "bench potrf --degree 3", "bench getrf --transa X", "bench getrf --distribution hybrid",
+        "bench potrf --degree 3", "bench getrf --transa X", "bench gemm --distribution hybrid",
         "bench potrf --distribution tiles"}) {
     auto r = run(args);
     EXPECT_EQ(r.rc, 2) << "hetla " << args << "\n" << r.out << r.err;

@@ -419,9 +419,9 @@ void check_trmm_and_laswp(dev::Device& d) {
   check_trmm<double>(d);
   check_trmm<std::complex<float>>(d);
 
-  // a column of three tiles (8, 8 and 5 rows), 6 columns wide
-  const int64_t nb = 8, cols = 6, mb[3] = {8, 8, 5};
-  const int64_t rows[] = {0, 20, 3, 9, 9, 0, 15, 16, 7, 7, 20, 1};  // pairs, in order (one swaps a row with itself)
+  // a column of three tiles of unequal heights (8, 5 and 8 rows), 6 columns wide
+  const int64_t cols = 6, mb[3] = {8, 5, 8};
+  const int64_t rows[] = {0, 20, 3, 9, 9, 0, 12, 13, 7, 7, 20, 1};  // pairs, in order (one swaps a row with itself)
   std::vector<std::vector<double>> host(3);
   std::vector<double*> hp(3), dp(3);
   std::vector<int64_t> hld(3), dld(3);
@@ -433,8 +433,8 @@ void check_trmm_and_laswp(dev::Device& d) {
     ASSERT_TRUE(dp[t]);
     d.copy_in(dp[t], hp[t], mb[t], mb[t], cols, sizeof(double));
   }
-  d.kernels<double>().laswp(cols, nb, 3, dp.data(), mb, dld.data(), 6, rows);
-  dev::HostKernelImpl::laswp<double>(cols, nb, 3, hp.data(), mb, hld.data(), 6, rows);
+  d.kernels<double>().laswp(cols, 3, dp.data(), mb, dld.data(), 6, rows);
+  dev::HostKernelImpl::laswp<double>(cols, 3, hp.data(), mb, hld.data(), 6, rows);
   for (int t = 0; t < 3; ++t) {
     std::vector<double> back(host[t].size());
     d.copy_out(back.data(), mb[t], dp[t], mb[t], cols, sizeof(double));
@@ -445,21 +445,22 @@ void check_trmm_and_laswp(dev::Device& d) {
 
 TEST(DeviceKernels, TrmmAndLaswpMatchTheHost) {
   // the interchanges themselves against a plain row-by-row reference
-  const int64_t nb = 4, cols = 3, mb[2] = {4, 3};
-  std::vector<double> a(4 * 3), b(3 * 3);
+  // (tiles of unequal heights, the upper one the shorter, as hybrid tilings cut them)
+  const int64_t cols = 3, mb[2] = {3, 4};
+  std::vector<double> a(3 * 3), b(4 * 3);
   for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<double>(i);
   for (std::size_t i = 0; i < b.size(); ++i) b[i] = 100.0 + static_cast<double>(i);
   std::vector<double> full(7 * 3);  // the column as one 7 x 3 array
   for (int64_t c = 0; c < cols; ++c)
-    for (int64_t r = 0; r < 7; ++r) full[r + c * 7] = r < 4 ? a[r + c * 4] : b[(r - 4) + c * 3];
+    for (int64_t r = 0; r < 7; ++r) full[r + c * 7] = r < 3 ? a[r + c * 3] : b[(r - 3) + c * 4];
   const int64_t rows[] = {0, 6, 2, 4, 6, 1};
   for (int s = 0; s < 3; ++s)
     for (int64_t c = 0; c < cols; ++c) std::swap(full[rows[2 * s] + c * 7], full[rows[2 * s + 1] + c * 7]);
   double* tiles[] = {a.data(), b.data()};
-  const int64_t ld[] = {4, 3};
-  dev::HostKernelImpl::laswp<double>(cols, nb, 2, tiles, mb, ld, 3, rows);
+  const int64_t ld[] = {3, 4};
+  dev::HostKernelImpl::laswp<double>(cols, 2, tiles, mb, ld, 3, rows);
   for (int64_t c = 0; c < cols; ++c)
-    for (int64_t r = 0; r < 7; ++r) EXPECT_EQ(full[r + c * 7], r < 4 ? a[r + c * 4] : b[(r - 4) + c * 3]) << r << "," << c;
+    for (int64_t r = 0; r < 7; ++r) EXPECT_EQ(full[r + c * 7], r < 3 ? a[r + c * 3] : b[(r - 3) + c * 4]) << r << "," << c;
 
   check_trmm_and_laswp(*dev::parse_devices("emu:speed=1").accelerators.at(0));
   if (!opencl_available()) GTEST_SKIP() << "no OpenCL device: only the emulated device was checked";

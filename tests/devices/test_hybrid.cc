@@ -1,8 +1,8 @@
 // The two-level hybrid-tile distribution (seed 004 §3.1, 3.4, 3.6): the
 // planner gives the host small tiles and each accelerator one large tile per
-// round, sized by its capability weight; Cholesky and its solvers run on such
-// tilings on every device mix, each tile column on its owner; routines that
-// take uniform tiles only reject hybrid ones with a clear error.
+// round, sized by its capability weight; Cholesky, LU, QR and their solvers
+// run on such tilings on every device mix, each tile column on its owner;
+// routines that take uniform tiles only reject hybrid ones with a clear error.
 #include <gtest/gtest.h>
 
 #include <complex>
@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "checks.hpp"
+#include "checks_lu.hpp"
+#include "checks_qr.hpp"
 #include "common/watchdog.hpp"
 #include "devices/emulated/emulated_device.hpp"
 #include "hetla/hetla.hpp"
@@ -185,18 +187,153 @@ TEST_F(HybridRun, MatrixApiAndSolvers) {
   EXPECT_LT(diff, 1e-10 * ref);
 }
 
+template <typename T> void check_getrf(int64_t m, int64_t n, int64_t nb) {
+  SCOPED_TRACE(std::string("getrf ") + precision_letter<T>() + " " + std::to_string(m) + "x" + std::to_string(n));
+  const int64_t lda = m + 2;
+  const auto A = bench::random_matrix<T>(m, n, lda, 70 + static_cast<uint64_t>(m + n));
+  auto F = A;
+  std::vector<int64_t> ipiv(static_cast<std::size_t>(std::min(m, n)));
+  int64_t info = -1;
+  test::must_finish("getrf", [&] { info = getrf<T>(m, n, F.data(), lda, ipiv.data(), Options{nb, Distribution::Hybrid}); });
+  EXPECT_EQ(info, 0);
+  EXPECT_LT(bench::getrf_residual<T>(m, n, A.data(), lda, F.data(), lda, ipiv.data()), kThreshold);
+}
+
+TEST_F(HybridRun, LuEveryPrecisionAndShape) {
+  reset();
+  check_getrf<double>(301, 301, 24);
+  expect_all_devices_worked();
+  check_getrf<float>(190, 190, 16);
+  check_getrf<std::complex<float>>(150, 150, 16);
+  check_getrf<std::complex<double>>(170, 170, 20);
+  check_getrf<double>(330, 170, 16);  // tall: the last panels are ragged in width
+  check_getrf<double>(170, 330, 16);  // wide: the last tile row ragged, columns right of the last panel
+  check_getrf<double>(20, 20, 32);    // one tile
+}
+
+TEST_F(HybridRun, LuSolversAndSingularColumn) {
+  const int64_t n = 260, nrhs = 5, nb = 20;
+  const auto A = bench::random_matrix<double>(n, n, n, 31);
+  const auto B = bench::random_matrix<double>(n, nrhs, n, 32);
+  const Tiling t = hybrid_tiling<double>(n, nb);
+  ASSERT_FALSE(t.uniform());
+  // Matrix API: gesv, then getrs with the transpose on the same factors
+  Matrix<double> M(n, n, t), X(n, nrhs, t);
+  M.copy_from(A.data(), n);
+  X.copy_from(B.data(), n);
+  std::vector<int64_t> ipiv;
+  reset();
+  ASSERT_EQ(gesv(M, ipiv, X, Options{0, Distribution::Hybrid}), 0);
+  expect_all_devices_worked();
+  std::vector<double> x(static_cast<std::size_t>(n * nrhs));
+  X.copy_to(x.data(), n);
+  EXPECT_LT(bench::solve_residual<double>(n, n, nrhs, A.data(), n, x.data(), n, B.data(), n), kThreshold);
+  Matrix<double> Y(n, nrhs, t);
+  Y.copy_from(B.data(), n);
+  getrs(Op::Trans, M, ipiv, Y, Options{0, Distribution::Hybrid});
+  Y.copy_to(x.data(), n);
+  std::vector<double> At(static_cast<std::size_t>(n * n));
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < n; ++i) At[static_cast<std::size_t>(j + i * n)] = A[static_cast<std::size_t>(i + j * n)];
+  EXPECT_LT(bench::solve_residual<double>(n, n, nrhs, At.data(), n, x.data(), n, B.data(), n), kThreshold);
+
+  // column-major gesv cuts its own hybrid tiles
+  auto F = A, Z = B;
+  std::vector<int64_t> piv(static_cast<std::size_t>(n));
+  ASSERT_EQ(gesv<double>(n, nrhs, F.data(), n, piv.data(), Z.data(), n, Options{nb, Distribution::Hybrid}), 0);
+  EXPECT_LT(bench::solve_residual<double>(n, n, nrhs, A.data(), n, Z.data(), n, B.data(), n), kThreshold);
+
+  // an exactly singular matrix: info names the global column, the factorization completes
+  auto S = A;
+  const int64_t bad = 137;
+  for (int64_t i = 0; i < n; ++i) S[static_cast<std::size_t>(i + bad * n)] = 0;
+  auto G = S;
+  EXPECT_EQ(getrf<double>(n, n, G.data(), n, piv.data(), Options{nb, Distribution::Hybrid}), bad + 1);
+  EXPECT_LT(bench::getrf_residual<double>(n, n, S.data(), n, G.data(), n, piv.data()), kThreshold);
+}
+
+template <typename T> void check_geqrf(int64_t m, int64_t n, int64_t nb) {
+  SCOPED_TRACE(std::string("geqrf ") + precision_letter<T>() + " " + std::to_string(m) + "x" + std::to_string(n));
+  const int64_t lda = m + 1, k = std::min(m, n);
+  const auto A = bench::random_matrix<T>(m, n, lda, 90 + static_cast<uint64_t>(m + n));
+  auto F = A;
+  std::vector<T> tau(static_cast<std::size_t>(k));
+  const Options hybrid{nb, Distribution::Hybrid};
+  test::must_finish("geqrf", [&] { geqrf<T>(m, n, F.data(), lda, tau.data(), hybrid); });
+  EXPECT_LT(bench::qr_residual<T>(m, n, A.data(), lda, F.data(), lda, tau.data()), kThreshold);
+  // Q from the hybrid-tiled reflectors (ungqr), orthonormal
+  std::vector<T> Q(static_cast<std::size_t>(m * k));
+  for (int64_t j = 0; j < k; ++j)
+    for (int64_t i = 0; i < m; ++i) Q[static_cast<std::size_t>(i + j * m)] = F[static_cast<std::size_t>(i + j * lda)];
+  test::must_finish("ungqr", [&] { ungqr<T>(m, k, k, Q.data(), m, tau.data(), hybrid); });
+  EXPECT_LT(bench::orthogonality_residual<T>(m, k, Q.data(), m), kThreshold);
+}
+
+TEST_F(HybridRun, QrEveryPrecisionAndShape) {
+  reset();
+  check_geqrf<double>(301, 301, 24);
+  expect_all_devices_worked();
+  check_geqrf<float>(190, 190, 16);
+  check_geqrf<std::complex<float>>(150, 150, 16);
+  check_geqrf<std::complex<double>>(170, 170, 20);
+  check_geqrf<double>(330, 170, 16);  // tall
+  check_geqrf<double>(170, 330, 16);  // wide: the last panel holds fewer reflectors than columns
+  check_geqrf<double>(20, 20, 32);    // one tile
+}
+
+TEST_F(HybridRun, QrSolversOnHybridTiles) {
+  const int64_t m = 280, n = 200, nrhs = 4, nb = 20;
+  const Options hybrid{nb, Distribution::Hybrid};
+  const auto A = bench::random_matrix<double>(m, n, m, 41);
+  const auto B = bench::random_matrix<double>(m, nrhs, m, 42);
+  // unmqr (Q^H C from the left, C Q from the right) equals LAPACK's on the same reflectors
+  auto F = A;
+  std::vector<double> tau(static_cast<std::size_t>(n));
+  ASSERT_EQ(blas::geqrf(m, n, F.data(), m, tau.data()), 0);
+  auto C1 = B, C2 = B;
+  unmqr<double>(Side::Left, Op::Trans, m, nrhs, n, F.data(), m, tau.data(), C1.data(), m, hybrid);
+  blas::unmqr(Side::Left, Op::Trans, m, nrhs, n, F.data(), m, tau.data(), C2.data(), m);
+  EXPECT_LT(bench::relative_difference<double>(m, nrhs, C1.data(), m, C2.data(), m, m), kThreshold);
+  const auto D = bench::random_matrix<double>(nrhs, m, nrhs, 43);
+  auto D1 = D, D2 = D;
+  unmqr<double>(Side::Right, Op::NoTrans, nrhs, m, n, F.data(), m, tau.data(), D1.data(), nrhs, hybrid);
+  blas::unmqr(Side::Right, Op::NoTrans, nrhs, m, n, F.data(), m, tau.data(), D2.data(), nrhs);
+  EXPECT_LT(bench::relative_difference<double>(nrhs, m, D1.data(), nrhs, D2.data(), nrhs, m), kThreshold);
+
+  // gels, overdetermined and underdetermined (LQ), column-major
+  auto G = A, X = B;
+  reset();
+  ASSERT_EQ(gels<double>(Op::NoTrans, m, n, nrhs, G.data(), m, X.data(), m, hybrid), 0);
+  expect_all_devices_worked();
+  EXPECT_LT(bench::least_squares_residual<double>(Op::NoTrans, m, n, nrhs, A.data(), m, X.data(), m, B.data(), m),
+            kThreshold);
+  const auto W = bench::random_matrix<double>(n, m, n, 44);  // n x m, n < m: minimum norm
+  auto H = W;
+  std::vector<double> Y(static_cast<std::size_t>(m * nrhs));
+  for (int64_t j = 0; j < nrhs; ++j)
+    for (int64_t i = 0; i < n; ++i) Y[static_cast<std::size_t>(i + j * m)] = B[static_cast<std::size_t>(i + j * m)];
+  ASSERT_EQ(gels<double>(Op::NoTrans, n, m, nrhs, H.data(), n, Y.data(), m, hybrid), 0);
+  EXPECT_LT(bench::solve_residual<double>(n, m, nrhs, W.data(), n, Y.data(), m, B.data(), m), kThreshold);
+
+  // the Matrix API takes a matrix cut by hybrid_tiling and its owners
+  const Tiling t = hybrid_tiling<double>(n, nb, Panels::QR);
+  ASSERT_FALSE(t.uniform());
+  Matrix<double> M(m, n, t);
+  M.copy_from(A.data(), m);
+  std::vector<double> tau2(static_cast<std::size_t>(n));
+  geqrf(M, tau2.data(), Options{0, Distribution::Hybrid});
+  std::vector<double> F2(A.size());
+  M.copy_to(F2.data(), m);
+  EXPECT_LT(bench::qr_residual<double>(m, n, A.data(), m, F2.data(), m, tau2.data()), kThreshold);
+}
+
 TEST_F(HybridRun, UniformOnlyRoutinesSayWhy) {
   const int64_t n = 64;
-  auto A = bench::random_matrix<double>(n, n, n, 5);
-  std::vector<int64_t> ipiv(static_cast<std::size_t>(n));
-  // asked for in the call: the routine cannot take hybrid tiles
-  EXPECT_THROW(getrf<double>(n, n, A.data(), n, ipiv.data(), Options{16, Distribution::Hybrid}), std::invalid_argument);
-  // a hybrid-tiled matrix given to a uniform-tile routine
+  // a hybrid-tiled matrix given to a uniform-tile routine (gemm splits C's columns by weight itself)
   Matrix<double> H(n, n, hybrid_tiling<double>(n, 16));
-  std::vector<int64_t> piv;
   try {
-    getrf(H, piv);
-    ADD_FAILURE() << "getrf took a hybrid tiling";
+    gemm(Op::NoTrans, Op::NoTrans, 1.0, H, H, 0.0, H);
+    ADD_FAILURE() << "gemm took a hybrid tiling";
   } catch (const ArgumentError& e) {
     EXPECT_NE(std::string(e.what()).find("hybrid"), std::string::npos) << e.what();
   }
@@ -207,7 +344,7 @@ TEST_F(HybridRun, UniformOnlyRoutinesSayWhy) {
   EXPECT_THROW(potrf(Uplo::Lower, other, Options{0, Distribution::Hybrid}), std::invalid_argument);
 }
 
-TEST(HybridDefault, ContextDefaultFallsBackForUniformRoutines) {
+TEST(HybridDefault, ContextDefaultFallsBackForUniformMatrices) {
   Config cfg;
   cfg.devices = "cpu,emu:speed=0.5";
   cfg.schedule = Schedule::Static;
@@ -215,9 +352,14 @@ TEST(HybridDefault, ContextDefaultFallsBackForUniformRoutines) {
   init(cfg);
   const int64_t n = 150;
   const auto A = bench::random_matrix<double>(n, n, n, 21);
-  auto F = A;
-  std::vector<int64_t> ipiv(static_cast<std::size_t>(n));
-  EXPECT_EQ(getrf<double>(n, n, F.data(), n, ipiv.data(), Options{16}), 0);  // weighted, not an error
+  // a matrix the caller cut in uniform tiles: weighted, not an error
+  Matrix<double> M(n, n, 16);
+  M.copy_from(A.data(), n);
+  std::vector<int64_t> ipiv;
+  EXPECT_EQ(getrf(M, ipiv), 0);
+  std::vector<double> F(A.size());
+  M.copy_to(F.data(), n);
+  EXPECT_LT(bench::getrf_residual<double>(n, n, A.data(), n, F.data(), n, ipiv.data()), kThreshold);
   const auto S = bench::random_hpd<double>(n, n, 22);
   auto G = S;
   EXPECT_EQ(potrf<double>(Uplo::Lower, n, G.data(), n, Options{16}), 0);  // hybrid tiles

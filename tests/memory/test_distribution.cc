@@ -106,7 +106,7 @@ TEST(MakeOwners, WorkloadShiftsColumnsOffTheHost) {
   const int64_t nt = 40;
   const TileOwners plain = make_owners(rt, Distribution::Weighted, nt);
   Matrix<double> A(nt * 8, nt * 8, 8);
-  const Workload lu = panel_workload(A, 2.0);
+  const Workload lu = panel_workload(A, Panels::QR);
   EXPECT_GT(lu.host_pinned, 0);
   Workload more = lu;
   more.host_pinned = 0.2;
@@ -126,12 +126,12 @@ TEST(MakeOwners, WorkloadShiftsColumnsOffTheHost) {
 
 TEST(PanelWorkload, GrowsWithTheColumnAndStopsAtTheLastPanel) {
   Matrix<double> tall(100, 40, 10);  // mt 10, nt 4: every column below the panels
-  const Workload w = panel_workload(tall, 1.0);
+  const Workload w = panel_workload(tall, Panels::LU);
   EXPECT_EQ(w.column_work(0), 0);
   EXPECT_EQ(w.column_work(1), 10);
   EXPECT_EQ(w.column_work(2), 19);
   Matrix<double> wide(20, 100, 10);  // kt = 2 panels update every later column
-  const Workload v = panel_workload(wide, 1.0);
+  const Workload v = panel_workload(wide, Panels::LU);
   EXPECT_EQ(v.column_work(5), v.column_work(9));
   EXPECT_NEAR(panel_share(8000, 384, 0.75, 2.0), 0.75 * 2.0 * 384 / 8000, 1e-12);
   EXPECT_LE(panel_share(100, 384, 1.5, 2.0), 0.5);

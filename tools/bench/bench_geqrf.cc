@@ -58,6 +58,7 @@ template <typename T> Record run_geqrf(const BenchConfig& c) {
   const int64_t m = rows_of(c), n = c.n, lda = std::max<int64_t>(1, m), k = std::min(m, n);
   LinalgResult r = start_result<T>(c, m, n, 0);
   r.nb = qr_tile_size<T>(c, m, n);
+  r.panels = Panels::QR;
   r.flops = geqrf_flops<T>(static_cast<double>(m), static_cast<double>(n));
   const auto A0 = bench::random_matrix<T>(m, n, lda, 6000 + static_cast<uint64_t>(m + n));
   std::vector<T> A, tau(static_cast<std::size_t>(k));
@@ -80,6 +81,8 @@ template <typename T> Record run_gels(const BenchConfig& c) {
   const int64_t ldb = std::max<int64_t>({1, m, n});
   LinalgResult r = start_result<T>(c, m, n, nrhs);
   r.nb = qr_tile_size<T>(c, m, n);
+  r.panels = Panels::QR;
+  r.tiled_n = std::min(m, n);
   r.flops = gels_flops<T>(static_cast<double>(m), static_cast<double>(n), static_cast<double>(nrhs));
   const auto A0 = bench::random_matrix<T>(m, n, lda, 7000 + static_cast<uint64_t>(m + n));
   const auto B0 = bench::random_matrix<T>(m, nrhs, ldb, 8000 + static_cast<uint64_t>(m + n));
@@ -108,6 +111,7 @@ template <typename T> Record run_orgqr(const BenchConfig& c) {
   const int64_t m = std::max(rows_of(c), c.n), n = c.n, lda = std::max<int64_t>(1, m);
   LinalgResult r = start_result<T>(c, m, n, 0);
   r.nb = qr_tile_size<T>(c, m, n);
+  r.panels = Panels::QR;
   r.flops = ungqr_flops<T>(static_cast<double>(m), static_cast<double>(n), static_cast<double>(n));
   auto F = bench::random_matrix<T>(m, n, lda, 9000 + static_cast<uint64_t>(m + n));
   std::vector<T> tau(static_cast<std::size_t>(n)), A;

@@ -177,7 +177,7 @@ Record make_record(const BenchConfig& c, const LinalgResult& r) {
       .add("baseline_info", base_info, "-")
       .add("ratio", ratio, "", 6, 3);
   if (hetla::detail::default_distribution() == Distribution::Hybrid) {  // the tiles the run was cut in
-    const Tiling t = hetla::hybrid_tiling<double>(r.n, r.nb);
+    const Tiling t = hetla::hybrid_tiling<double>(r.tiled_n < 0 ? r.n : r.tiled_n, r.nb, r.panels);
     std::string sizes, owners;
     for (std::size_t k = 0; k < t.sizes.size(); ++k) {
       if (k) sizes += ',', owners += ',';

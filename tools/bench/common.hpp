@@ -143,6 +143,10 @@ struct LinalgResult {
   std::optional<double> residual;   // scaled residual (with --check)
   std::optional<double> baseline_seconds;
   std::optional<int64_t> baseline_info;
+  // what a hybrid tiling (--distribution hybrid) is planned for: the
+  // routine's panels and its column count (-1: n)
+  hetla::Panels panels = hetla::Panels::Cholesky;
+  int64_t tiled_n = -1;
 };
 
 /// Sizes and tile size (--nb, or hetla::default_tile_size<T>(n)).

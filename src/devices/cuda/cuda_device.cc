@@ -658,8 +658,8 @@ void CudaDevice::trmm_t(Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64
 /// places laswp here; this keeps a direct call correct). Tiles are device
 /// replicas with ld == rows, as copy_in / copy_out expect.
 template <typename T>
-void CudaDevice::laswp_t(int64_t cols, int64_t nb, int64_t ntiles, T* const* tiles, const int64_t* mb,
-                         const int64_t* ld, int64_t npairs, const int64_t* rows) {
+void CudaDevice::laswp_t(int64_t cols, int64_t ntiles, T* const* tiles, const int64_t* mb, const int64_t* ld,
+                         int64_t npairs, const int64_t* rows) {
   if (cols == 0 || npairs == 0) return;
   std::vector<std::vector<T>> h(static_cast<std::size_t>(ntiles));
   std::vector<T*> hp(static_cast<std::size_t>(ntiles));
@@ -672,7 +672,7 @@ void CudaDevice::laswp_t(int64_t cols, int64_t nb, int64_t ntiles, T* const* til
     hld[ut] = std::max<int64_t>(1, mb[t]);
     copy_out(hp[ut], hld[ut], tiles[t], mb[t], cols, sizeof(T));
   }
-  HostKernelImpl::laswp<T>(cols, nb, ntiles, hp.data(), mb, hld.data(), npairs, rows);
+  HostKernelImpl::laswp<T>(cols, ntiles, hp.data(), mb, hld.data(), npairs, rows);
   for (int64_t t = 0; t < ntiles; ++t)
     copy_in(tiles[t], hp[static_cast<std::size_t>(t)], hld[static_cast<std::size_t>(t)], mb[t], cols, sizeof(T));
 }
@@ -685,8 +685,8 @@ void CudaDevice::laswp_t(int64_t cols, int64_t nb, int64_t ntiles, T* const* til
   template void CudaDevice::trsm_t<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, const T*, int64_t, T*, int64_t);  \
   template int64_t CudaDevice::potrf_t<T>(Uplo, int64_t, T*, int64_t);                                             \
   template void CudaDevice::trmm_t<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, const T*, int64_t, T*, int64_t);  \
-  template void CudaDevice::laswp_t<T>(int64_t, int64_t, int64_t, T* const*, const int64_t*, const int64_t*,        \
-                                       int64_t, const int64_t*);
+  template void CudaDevice::laswp_t<T>(int64_t, int64_t, T* const*, const int64_t*, const int64_t*, int64_t,        \
+                                       const int64_t*);
 HETLA_CUDA_INSTANTIATE(float)
 HETLA_CUDA_INSTANTIATE(double)
 HETLA_CUDA_INSTANTIATE(std::complex<float>)

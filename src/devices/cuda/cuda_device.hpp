@@ -81,8 +81,8 @@ class CudaDevice final : public Device {
   void trmm_t(Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64_t n, T alpha, const T* A, int64_t lda,
               T* B, int64_t ldb);
   template <typename T>
-  void laswp_t(int64_t cols, int64_t nb, int64_t ntiles, T* const* tiles, const int64_t* mb, const int64_t* ld,
-               int64_t npairs, const int64_t* rows);
+  void laswp_t(int64_t cols, int64_t ntiles, T* const* tiles, const int64_t* mb, const int64_t* ld, int64_t npairs,
+               const int64_t* rows);
 
   int ordinal_;
   CudaConfig cfg_;

@@ -1,6 +1,7 @@
 // Host CPU cores as a device: memory space = host memory, kernels = the host
 // BLAS/LAPACK run single-threaded by each worker.
 #pragma once
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -42,17 +43,26 @@ struct HostKernelImpl {
   /// accesses overlap their memory latency (the CPU counterpart of seed 000's
   /// coalesced laswp).
   template <typename T>
-  static void laswp(int64_t cols, int64_t nb, int64_t ntiles, T* const* tiles, const int64_t* mb, const int64_t* ld,
+  static void laswp(int64_t cols, int64_t ntiles, T* const* tiles, const int64_t* mb, const int64_t* ld,
                     int64_t npairs, const int64_t* rows) {
-    (void)ntiles, (void)mb;
+    std::vector<int64_t> end(static_cast<std::size_t>(ntiles));  // end[t]: one past tile t's last row
+    for (int64_t t = 0, r = 0; t < ntiles; ++t) end[static_cast<std::size_t>(t)] = r += mb[t];
+    struct Row {
+      T* p;
+      int64_t ld;
+    };
+    auto locate = [&](int64_t r) {
+      const auto t = std::upper_bound(end.begin(), end.end(), r) - end.begin();
+      return Row{tiles[t] + (r - (end[static_cast<std::size_t>(t)] - mb[t])), ld[t]};
+    };
     struct Pair {
       T *r, *p;
       int64_t ldr, ldp;
     };
     std::vector<Pair> pairs(static_cast<std::size_t>(npairs));
     for (int64_t s = 0; s < npairs; ++s) {
-      const int64_t r = rows[2 * s], p = rows[2 * s + 1];
-      pairs[static_cast<std::size_t>(s)] = {tiles[r / nb] + r % nb, tiles[p / nb] + p % nb, ld[r / nb], ld[p / nb]};
+      const Row a = locate(rows[2 * s]), b = locate(rows[2 * s + 1]);
+      pairs[static_cast<std::size_t>(s)] = {a.p, b.p, a.ld, b.ld};
     }
     constexpr int64_t kCols = 4;
     int64_t c = 0;

@@ -406,8 +406,8 @@ class OpenCLDevice final : public Device {
   /// Through host memory (see has_kernel): each tile is read, the rows are
   /// interchanged by the host kernel, and the tiles are written back.
   template <typename T>
-  void laswp_t(int64_t cols, int64_t nb, int64_t ntiles, T* const* tiles, const int64_t* mb, const int64_t* ld,
-               int64_t npairs, const int64_t* rows) {
+  void laswp_t(int64_t cols, int64_t ntiles, T* const* tiles, const int64_t* mb, const int64_t* ld, int64_t npairs,
+               const int64_t* rows) {
     require<T>("laswp");
     require_dims("laswp", {cols, ntiles, npairs});
     if (cols == 0 || npairs == 0) return;
@@ -421,7 +421,7 @@ class OpenCLDevice final : public Device {
       hld[static_cast<std::size_t>(t)] = std::max<int64_t>(1, mb[t]);
       transfer(false, buffer(tiles[t]), ld[t], b.data(), hld[static_cast<std::size_t>(t)], mb[t], cols, sizeof(T));
     }
-    HostKernelImpl::laswp<T>(cols, nb, ntiles, hp.data(), mb, hld.data(), npairs, rows);
+    HostKernelImpl::laswp<T>(cols, ntiles, hp.data(), mb, hld.data(), npairs, rows);
     for (int64_t t = 0; t < ntiles; ++t)
       transfer(true, buffer(tiles[t]), ld[t], hp[static_cast<std::size_t>(t)], hld[static_cast<std::size_t>(t)], mb[t],
                cols, sizeof(T));
