@@ -77,6 +77,11 @@ class Device : public Kernels<float>,
   /// placed on a device without it (rt::kFp64).
   virtual bool has_fp64() const { return true; }
   bool can_run(KernelId k, bool fp64) const { return has_kernel(k) && (!fp64 || has_fp64()); }
+  /// Whether the rank-k update of a diagonal tile whose other triangle is
+  /// scratch (rt::Handle::triangle) runs as one GEMM over the whole tile:
+  /// accelerators run GEMM far better than small SYRK/HERK kernels, and the
+  /// extra half tile costs less than the slow kernel (seed 000 §5.3).
+  virtual bool herk_as_gemm() const { return false; }
   /// The hardware this device is (e.g. the OpenCL or CUDA device name), for
   /// keys that must survive re-enumeration (capability weights); the index
   /// name ("opencl0") for devices without one.

@@ -88,12 +88,15 @@ DeviceSet parse_devices(const std::string& spec) {
         } else if (key == "lat") {
           cfg.latency_us = parse_number(item, val);
           if (cfg.latency_us < 0) throw std::invalid_argument("device '" + item + "': lat must be >= 0");
+        } else if (key == "herk") {  // herk=gemm: diagonal tiles' rank-k updates as GEMMs (Device::herk_as_gemm)
+          if (val != "gemm" && val != "herk") throw std::invalid_argument("device '" + item + "': herk must be gemm or herk");
+          cfg.herk_as_gemm = val == "gemm";
         } else if (key == "fail") {  // fault injection for tests: fail=alloc|kernel
           if (val == "alloc") cfg.fail_allocation = true;
           else if (val == "kernel") cfg.fail_kernels = true;
           else throw std::invalid_argument("device '" + item + "': fail must be alloc or kernel");
         } else {
-          throw std::invalid_argument("device '" + item + "': unknown key '" + key + "' (speed, mem, bw, lat)");
+          throw std::invalid_argument("device '" + item + "': unknown key '" + key + "' (speed, mem, bw, lat, herk)");
         }
       }
       set.accelerators.push_back(std::make_shared<EmulatedDevice>("emu" + std::to_string(emu_count++), cfg));

@@ -2,6 +2,7 @@
 // Algorithms (linalg/) are written only in terms of these, never a device:
 // the runtime places the task and the body runs that device's kernel.
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdint>
@@ -120,17 +121,46 @@ void trsm(rt::Runtime& rt, Side side, Uplo uplo, Op op, Diag diag, T alpha, Ref<
 }
 
 /// C = alpha op(A) op(A)^H + beta C on the `uplo` triangle (syrk for real T).
+/// When C's other triangle is scratch (TriangleScope) a device that prefers
+/// it computes the whole tile with one GEMM (Device::herk_as_gemm).
 template <typename T>
 void herk(rt::Runtime& rt, Uplo uplo, Op op, real_t<T> alpha, Ref<T> A, real_t<T> beta, Ref<T> C, Opts o) {
   const int64_t n = C.t.mb, k = op == Op::NoTrans ? A.t.nb : A.t.mb;
+  const bool scratch = C.h->triangle == (uplo == Uplo::Lower ? rt::Handle::Triangle::Lower : rt::Handle::Triangle::Upper);
   rt.insert(
       [=](rt::TaskContext& c) {
         if (o.skipped()) return;
+        if (scratch && c.device->herk_as_gemm()) {
+          const Op second = op == Op::NoTrans ? Op::ConjTrans : Op::NoTrans;
+          c.kernels<T>().gemm(op == Op::NoTrans ? Op::NoTrans : Op::ConjTrans, second, n, n, k, T(alpha),
+                              c.ptr<T>(0), c.ld(0), c.ptr<T>(0), c.ld(0), T(beta), c.ptr<T>(1), c.ld(1));
+          return;
+        }
         c.kernels<T>().herk(uplo, op, n, k, alpha, c.ptr<T>(0), c.ld(0), beta, c.ptr<T>(1), c.ld(1));
       },
       {rt::R(A.h), rt::RW(C.h)},
       {o.priority, "herk", fp64_flag<T>(), dev::KernelId::Herk, flop_scale<T>() * n * n * static_cast<double>(k)});
 }
+
+/// Marks the diagonal tiles of A as holding only their `uplo` triangle
+/// (rt::Handle::triangle) for a routine's duration: devices may then use the
+/// other triangle of their replicas as scratch, and copies back to the host
+/// leave the caller's data there alone.
+template <typename T> class TriangleScope {
+ public:
+  TriangleScope(const Matrix<T>& A, Uplo uplo) : A_(A) {
+    set(uplo == Uplo::Lower ? rt::Handle::Triangle::Lower : rt::Handle::Triangle::Upper);
+  }
+  ~TriangleScope() { set(rt::Handle::Triangle::Whole); }
+  TriangleScope(const TriangleScope&) = delete;
+  TriangleScope& operator=(const TriangleScope&) = delete;
+
+ private:
+  void set(rt::Handle::Triangle t) {
+    for (int64_t i = 0; i < std::min(A_.mt(), A_.nt()); ++i) A_.handle(i, i)->triangle = t;
+  }
+  const Matrix<T>& A_;
+};
 
 /// C = alpha op(A) op(B) + beta C.
 template <typename T>

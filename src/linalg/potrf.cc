@@ -31,6 +31,7 @@ template <typename T> int64_t potrf(Uplo uplo, Matrix<T>& A, const Options& opti
                           return static_cast<double>(uplo == Uplo::Lower ? j * (nt - j) : j * j / 2);
                         }};
   detail::distribute(rt, A, options.distribution, load);
+  const tile::TriangleScope<T> diagonal(A, uplo);  // devices may use the other triangle as scratch
   const real_t<T> one = 1;
   tile::Status status;
   auto a = [&](int64_t i, int64_t j) { return tile::ref(A, i, j); };

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -366,6 +368,25 @@ trace::Recorder* Runtime::recorder_for(int row) const {
   return rec && row < rec->num_workers() ? rec : nullptr;
 }
 
+// Device replica -> host copy of h. A tile whose data is one triangle goes
+// through a staging buffer so that the other triangle on the host stays the
+// caller's: the replica may hold scratch there (Device::herk_as_gemm).
+void Runtime::copy_to_host(dev::Device& dv, Handle* h, const void* replica) {
+  if (h->triangle == Handle::Triangle::Whole) {
+    dv.copy_out(h->host_data, h->ld, replica, h->rows, h->cols, h->elem_size);
+    return;
+  }
+  thread_local std::vector<std::byte> stage;
+  stage.resize(h->bytes);
+  dv.copy_out(stage.data(), h->rows, replica, h->rows, h->cols, h->elem_size);
+  const bool lower = h->triangle == Handle::Triangle::Lower;
+  for (int64_t j = 0; j < h->cols; ++j) {
+    const int64_t i1 = lower ? std::min(j, h->rows) : 0, i2 = lower ? h->rows : std::min(j + 1, h->rows);
+    std::memcpy(static_cast<std::byte*>(h->host_data) + (i1 + j * h->ld) * h->elem_size,
+                stage.data() + (i1 + j * h->rows) * h->elem_size, static_cast<std::size_t>(i2 - i1) * h->elem_size);
+  }
+}
+
 // Brings the newest copy (a Modified replica) back to host memory; h locked.
 void Runtime::fetch_to_host(Handle* h, int row) {
   for (int d = 1; d < num_devices(); ++d) {
@@ -373,7 +394,7 @@ void Runtime::fetch_to_host(Handle* h, int row) {
     if (r.state.load() != ReplicaState::Modified) continue;
     trace::Recorder* rec = recorder_for(row);
     double t0 = rec ? rec->now() : 0;
-    devices_[static_cast<std::size_t>(d)]->copy_out(h->host_data, h->ld, r.ptr, h->rows, h->cols, h->elem_size);
+    copy_to_host(*devices_[static_cast<std::size_t>(d)], h, r.ptr);
     if (rec) rec->record(row, "copy_out", t0, rec->now(), trace::Kind::Transfer, h->bytes);
     dstate_[static_cast<std::size_t>(d)]->bytes_out += h->bytes;
     r.state = ReplicaState::Shared;
@@ -415,7 +436,7 @@ void* Runtime::allocate_on(int d, std::size_t bytes, int row, bool wait_for_memo
             double t0 = rec ? rec->now() : 0;
             if (r.state.load() == ReplicaState::Modified) {
               try {
-                dv.copy_out(h->host_data, h->ld, r.ptr, h->rows, h->cols, h->elem_size);
+                copy_to_host(dv, h, r.ptr);
               } catch (...) {
                 h->lock.unlock();
                 // [kept, i) holds entries already moved down (or dropped)
@@ -751,7 +772,7 @@ void Runtime::flush_devices() {
       Replica& r = replica(h, d);
       if (r.ptr) {
         if (r.state.load() == ReplicaState::Modified) {
-          dv.copy_out(h->host_data, h->ld, r.ptr, h->rows, h->cols, h->elem_size);
+          copy_to_host(dv, h, r.ptr);
           dstate_[static_cast<std::size_t>(d)]->bytes_out += h->bytes;
           h->host_valid = true;
         }

@@ -97,6 +97,12 @@ struct Handle {
   int64_t rows = 0, cols = 0, ld = 0;
   uint32_t elem_size = 0;
   int home = -1;  // owning device for static (owner-computes) scheduling; -1 = none
+  /// The part of the host tile that is data: all of it, or only the lower /
+  /// upper triangle with the diagonal (a Cholesky factorization's diagonal
+  /// tiles). Copies back to the host leave the rest as the caller had it, so
+  /// a device replica may use it as scratch (Device::herk_as_gemm). Set by
+  /// a routine for its duration (TriangleScope).
+  enum class Triangle : uint8_t { Whole, Lower, Upper } triangle = Triangle::Whole;
 
   // coherence (guarded by `lock`); replicas indexed by device id
   SpinLock lock;
@@ -286,6 +292,7 @@ class Runtime {
   void unpin(Task* t, int d, std::size_t pinned);
   Replica& replica(Handle* h, int d);
   void fetch_to_host(Handle* h, int row);
+  void copy_to_host(dev::Device& dv, Handle* h, const void* replica);
   void* allocate_on(int d, std::size_t bytes, int row, bool wait_for_memory);
   trace::Recorder* recorder_for(int row) const;  // the recorder if it has that row
   bool copy_engines_on() const { return !engines_.empty(); }

@@ -45,6 +45,7 @@ class CudaDevice final : public Device {
   /// the runtime keeps LU's interchanges on the host; laswp_t goes through
   /// host memory for a direct call.
   bool has_kernel(KernelId k) const override { return k != KernelId::None && k != KernelId::Laswp; }
+  bool herk_as_gemm() const override { return true; }
   void attach_worker(int local_index) override;
   double nominal_speed() const override { return nominal_speed_; }
   double bandwidth_hint() const override { return bandwidth_; }

@@ -25,6 +25,7 @@ struct EmulatedConfig {
   double latency_us = 0;         // per-copy latency
   bool fail_allocation = false;  // fault injection: every allocation fails
   bool fail_kernels = false;     // fault injection: every kernel throws
+  bool herk_as_gemm = false;     // diagonal-tile rank-k updates as GEMMs, as GPUs run them (Device::herk_as_gemm)
 };
 
 class EmulatedDevice final : public Device {
@@ -41,6 +42,7 @@ class EmulatedDevice final : public Device {
   std::size_t memory_capacity() const override { return cfg_.memory; }
   std::size_t memory_used() const override { return used_.load(); }
   double nominal_speed() const override { return cfg_.speed; }
+  bool herk_as_gemm() const override { return cfg_.herk_as_gemm; }
   double bandwidth_hint() const override { return cfg_.bandwidth_gbs > 0 ? cfg_.bandwidth_gbs * 1e9 : 20e9; }
 
   HETLA_DEVICE_KERNEL_OVERRIDES

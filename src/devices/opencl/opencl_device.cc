@@ -233,6 +233,7 @@ class OpenCLDevice final : public Device {
     return k == KernelId::Gemm || k == KernelId::Herk || k == KernelId::Trsm || k == KernelId::Trmm;
   }
   bool has_fp64() const override { return fp64_; }
+  bool herk_as_gemm() const override { return true; }
   std::string model() const override { return device_name_; }
   double nominal_speed() const override { return speed_; }
   double bandwidth_hint() const override { return bandwidth_; }
