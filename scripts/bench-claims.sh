@@ -20,14 +20,15 @@ matfun)
   $H bench matpoly -n 2000 --degree 30 --method ps --check --devices cpu,emu --json
   $H bench expm -n 1000 --check --devices cpu,emu --json ;;
 emu)
-  for r in potrf geqrf getrf; do for d in weighted 1d; do
+  for r in potrf geqrf getrf; do for d in weighted 1d hybrid; do
     echo "== $r $d"; $H bench $r -n 4000 --devices cpu:1,emu:speed=0.5,emu:speed=0.25 --schedule static --distribution $d --check --json
-  done; done
-  echo "== potrf hybrid"; $H bench potrf -n 4000 --devices cpu:1,emu:speed=0.5,emu:speed=0.25 --distribution hybrid --check --json ;;
+  done; done ;;
 emu8k)
   for r in potrf geqrf; do for d in weighted 1d; do
     echo "== $r $d"; $H bench $r -n 8000 --devices cpu:1,emu:speed=0.5,emu:speed=0.25 --schedule static --distribution $d --json
   done; done
-  echo "== potrf hybrid"; $H bench potrf -n 8000 --devices cpu:1,emu:speed=0.5,emu:speed=0.25 --distribution hybrid --json ;;
+  for r in potrf getrf geqrf; do
+    echo "== $r hybrid"; $H bench $r -n 8000 --devices cpu:1,emu:speed=0.5,emu:speed=0.25 --distribution hybrid --json
+  done ;;
 esac
 done
