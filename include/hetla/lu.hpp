@@ -20,8 +20,9 @@ template <typename T> int64_t getrf(Matrix<T>& A, std::vector<int64_t>& ipiv, co
 template <typename T>
 int64_t getrf(int64_t m, int64_t n, T* A, int64_t lda, int64_t* ipiv, const Options& opts = {});
 
-/// Solves op(A) X = B with the factors of an n x n A from getrf; B (n x nrhs)
-/// is overwritten by X. `trans` is Op::NoTrans, Op::Trans or Op::ConjTrans.
+/// Solves op(A) X = B with the factors of an n x n A from getrf; B (n x nrhs,
+/// its rows cut in tiles as A's) is overwritten by X. `trans` is Op::NoTrans,
+/// Op::Trans or Op::ConjTrans.
 template <typename T>
 void getrs(Op trans, const Matrix<T>& A, const std::vector<int64_t>& ipiv, Matrix<T>& B, const Options& opts = {});
 template <typename T>
