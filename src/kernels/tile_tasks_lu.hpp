@@ -127,7 +127,7 @@ void getrf_panel(rt::Runtime& rt, const Matrix<T>& A, int64_t k, int64_t* ipiv, 
 /// them). Reads the handles in `pivots`, written by the pivots' producers.
 /// The interchanges run in the kernel table of the device the task is placed
 /// on, so a trailing column held by an accelerator stays there (devices
-/// without a laswp kernel, OpenCL and CUDA today, leave it to the host);
+/// without a laswp kernel, CUDA today, leave it to the host);
 /// `on_host` keeps them on the host cores (for columns the host holds).
 template <typename T>
 void laswp(rt::Runtime& rt, const Matrix<T>& A, int64_t j, const int64_t* ipiv, int64_t k1, int64_t k2, bool forward,

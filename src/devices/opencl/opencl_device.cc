@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "devices/host/host_device.hpp"
+#include "devices/laswp_plan.hpp"
 
 namespace hetla::dev {
 
@@ -212,6 +213,32 @@ using QueuePtr = std::unique_ptr<std::remove_pointer_t<cl_command_queue>, QueueR
 
 cl_mem buffer(const void* p) { return static_cast<cl_mem>(const_cast<void*>(p)); }
 
+struct MemRelease {
+  void operator()(cl_mem m) const { clReleaseMemObject(m); }
+};
+using MemPtr = std::unique_ptr<std::remove_pointer_t<cl_mem>, MemRelease>;
+
+// LU's row interchanges (see devices/laswp_plan.hpp): work-item (r, c) moves
+// element c of the r-th listed row between a tile and the staging block, so
+// consecutive work-items of a row read and write consecutive columns' slots.
+// Elements move as raw 4-, 8- or 16-byte words: no fp64 needed to move doubles.
+const char* const kLaswpSource = R"CL(
+#define LASWP_KERNELS(E)                                                                              \
+__kernel void laswp_gather_##E(__global const E* tile, int ld, __global E* stage, int sld,            \
+                               __global const int* moves, int count) {                                \
+  const int r = get_global_id(0), c = get_global_id(1);                                               \
+  if (r < count) stage[moves[2 * r + 1] + (size_t)c * sld] = tile[moves[2 * r] + (size_t)c * ld];     \
+}                                                                                                     \
+__kernel void laswp_scatter_##E(__global E* tile, int ld, __global const E* stage, int sld,           \
+                                __global const int* moves, int count) {                               \
+  const int r = get_global_id(0), c = get_global_id(1);                                               \
+  if (r < count) tile[moves[2 * r] + (size_t)c * ld] = stage[moves[2 * r + 1] + (size_t)c * sld];     \
+}
+LASWP_KERNELS(uint)
+LASWP_KERNELS(uint2)
+LASWP_KERNELS(uint4)
+)CL";
+
 template <typename T> clblast::Transpose cl_trans(Op op) {
   if (op == Op::NoTrans) return clblast::Transpose::kNo;
   return op == Op::ConjTrans && is_complex_v<T> ? clblast::Transpose::kConjugate : clblast::Transpose::kYes;
@@ -226,11 +253,12 @@ class OpenCLDevice final : public Device {
 
   int num_workers() const override { return static_cast<int>(worker_queues_.size()); }
   void attach_worker(int local_index) override;
-  // laswp: tiles are separate cl_mem buffers and CLBlast has no row
-  // interchange; the runtime keeps it on the host (laswp_t stays correct for
-  // a direct call by going through host memory).
+  // laswp: CLBlast has no row interchange; our own kernels (kLaswpSource)
+  // move the rows of the tiles, separate cl_mem buffers, through a staging
+  // block. potrf: CLBlast has none; it stays on the host.
   bool has_kernel(KernelId k) const override {
-    return k == KernelId::Gemm || k == KernelId::Herk || k == KernelId::Trsm || k == KernelId::Trmm;
+    return k == KernelId::Gemm || k == KernelId::Herk || k == KernelId::Trsm || k == KernelId::Trmm ||
+           k == KernelId::Laswp;
   }
   bool has_fp64() const override { return fp64_; }
   bool herk_as_gemm() const override { return true; }
@@ -253,12 +281,16 @@ class OpenCLDevice final : public Device {
     QueuePtr queue;
     cl_mem gemm_temp = nullptr;  // scratch for CLBlast's indirect gemm, kept between calls
     std::size_t gemm_temp_bytes = 0;
+    cl_kernel laswp[3][2] = {};  // [4, 8, 16-byte words][gather, scatter], made on first use
     Queue() = default;
     Queue(const Queue&) = delete;
     Queue& operator=(const Queue&) = delete;
     ~Queue() {
       if (queue) clFinish(queue.get());
       if (gemm_temp) clReleaseMemObject(gemm_temp);
+      for (auto& w : laswp)
+        for (cl_kernel k : w)
+          if (k) clReleaseKernel(k);
     }
   };
 
@@ -404,28 +436,93 @@ class OpenCLDevice final : public Device {
     });
   }
 
-  /// Through host memory (see has_kernel): each tile is read, the rows are
-  /// interchanged by the host kernel, and the tiles are written back.
+  /// The interchanges as a permutation (plan_laswp): the rows that move are
+  /// gathered into a staging buffer, then scattered to their places, one
+  /// kernel launch per tile and sweep, on the caller's queue.
   template <typename T>
   void laswp_t(int64_t cols, int64_t ntiles, T* const* tiles, const int64_t* mb, const int64_t* ld, int64_t npairs,
                const int64_t* rows) {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16);
     require<T>("laswp");
     require_dims("laswp", {cols, ntiles, npairs});
     if (cols == 0 || npairs == 0) return;
-    std::vector<std::vector<T>> h(static_cast<std::size_t>(ntiles));
-    std::vector<T*> hp(static_cast<std::size_t>(ntiles));
-    std::vector<int64_t> hld(static_cast<std::size_t>(ntiles));
-    for (int64_t t = 0; t < ntiles; ++t) {
-      auto& b = h[static_cast<std::size_t>(t)];
-      b.resize(static_cast<std::size_t>(std::max<int64_t>(1, mb[t]) * cols));
-      hp[static_cast<std::size_t>(t)] = b.data();
-      hld[static_cast<std::size_t>(t)] = std::max<int64_t>(1, mb[t]);
-      transfer(false, buffer(tiles[t]), ld[t], b.data(), hld[static_cast<std::size_t>(t)], mb[t], cols, sizeof(T));
+    const LaswpPlan plan = plan_laswp(ntiles, mb, npairs, rows);
+    if (plan.slots == 0) return;
+    const std::size_t word = sizeof(T) == 4 ? 0 : sizeof(T) == 8 ? 1 : 2;
+
+    Queue& q = caller_queue();
+    std::lock_guard<std::mutex> lk(q.mutex);
+    cl_kernel* k = laswp_kernels(q, word);
+    cl_int err = CL_SUCCESS;
+    MemPtr stage(clCreateBuffer(context_.get(), CL_MEM_READ_WRITE,
+                                static_cast<std::size_t>(plan.slots * cols) * sizeof(T), nullptr, &err));
+    if (err != CL_SUCCESS) fail_cl("laswp staging buffer", err);
+    const cl_int sld = static_cast<cl_int>(plan.slots);
+    std::vector<MemPtr> index;  // each part's (row, slot) pairs, alive until the kernels finish
+    auto sweep = [&](cl_kernel kernel, const std::vector<LaswpPlan::Part>& parts) {
+      for (const auto& part : parts) {
+        const cl_mem tile = buffer(tiles[part.tile]), stage_mem = stage.get();
+        const cl_int tld = static_cast<cl_int>(ld[part.tile]), count = static_cast<cl_int>(part.count());
+        index.emplace_back(clCreateBuffer(context_.get(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                          part.moves.size() * sizeof(cl_int),
+                                          const_cast<int32_t*>(part.moves.data()), &err));
+        if (err != CL_SUCCESS) fail_cl("laswp index buffer", err);
+        const cl_mem sub_mem = index.back().get();
+        if ((err = clSetKernelArg(kernel, 0, sizeof(cl_mem), &tile)) != CL_SUCCESS ||
+            (err = clSetKernelArg(kernel, 1, sizeof(cl_int), &tld)) != CL_SUCCESS ||
+            (err = clSetKernelArg(kernel, 2, sizeof(cl_mem), &stage_mem)) != CL_SUCCESS ||
+            (err = clSetKernelArg(kernel, 3, sizeof(cl_int), &sld)) != CL_SUCCESS ||
+            (err = clSetKernelArg(kernel, 4, sizeof(cl_mem), &sub_mem)) != CL_SUCCESS ||
+            (err = clSetKernelArg(kernel, 5, sizeof(cl_int), &count)) != CL_SUCCESS)
+          fail_cl("laswp kernel arguments", err);
+        const std::size_t global[2] = {static_cast<std::size_t>(count), static_cast<std::size_t>(cols)};
+        if ((err = clEnqueueNDRangeKernel(q.queue.get(), kernel, 2, nullptr, global, nullptr, 0, nullptr, nullptr)) !=
+            CL_SUCCESS)
+          fail_cl("laswp kernel launch", err);
+      }
+    };
+    sweep(k[0], plan.gather);
+    sweep(k[1], plan.scatter);  // in-order queue: every gather has finished
+    if ((err = clFinish(q.queue.get())) != CL_SUCCESS) fail_cl("clFinish after laswp", err);
+  }
+
+  /// The laswp kernels of queue q for words of 4 << word bytes ({gather,
+  /// scatter}); the program is built once per device. q.mutex held.
+  cl_kernel* laswp_kernels(Queue& q, std::size_t word) {
+    std::call_once(laswp_built_, [&] { build_laswp_program(); });
+    if (!laswp_program_) throw std::runtime_error(who() + ": laswp kernels: " + laswp_error_);
+    cl_kernel* k = q.laswp[word];
+    if (!k[0]) {
+      static const char* const names[3][2] = {{"laswp_gather_uint", "laswp_scatter_uint"},
+                                              {"laswp_gather_uint2", "laswp_scatter_uint2"},
+                                              {"laswp_gather_uint4", "laswp_scatter_uint4"}};
+      for (int s = 0; s < 2; ++s) {
+        cl_int err = CL_SUCCESS;
+        k[s] = clCreateKernel(laswp_program_, names[word][s], &err);
+        if (err != CL_SUCCESS) fail_cl(std::string("clCreateKernel ") + names[word][s], err);
+      }
     }
-    HostKernelImpl::laswp<T>(cols, ntiles, hp.data(), mb, hld.data(), npairs, rows);
-    for (int64_t t = 0; t < ntiles; ++t)
-      transfer(true, buffer(tiles[t]), ld[t], hp[static_cast<std::size_t>(t)], hld[static_cast<std::size_t>(t)], mb[t],
-               cols, sizeof(T));
+    return k;
+  }
+
+  void build_laswp_program() {
+    cl_int err = CL_SUCCESS;
+    const char* source = kLaswpSource;
+    cl_program p = clCreateProgramWithSource(context_.get(), 1, &source, nullptr, &err);
+    if (err != CL_SUCCESS) {
+      laswp_error_ = std::string("clCreateProgramWithSource: ") + cl_error_name(err);
+      return;
+    }
+    if ((err = clBuildProgram(p, 1, &device_, "", nullptr, nullptr)) != CL_SUCCESS) {
+      std::size_t n = 0;
+      clGetProgramBuildInfo(p, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
+      std::string log(n, '\0');
+      clGetProgramBuildInfo(p, device_, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
+      laswp_error_ = std::string("clBuildProgram: ") + cl_error_name(err) + ": " + log;
+      clReleaseProgram(p);
+      return;
+    }
+    laswp_program_ = p;
   }
 
   /// CLBlast has no Cholesky: the tile goes through host memory and LAPACK.
@@ -443,6 +540,7 @@ class OpenCLDevice final : public Device {
   }
 
   const uint64_t serial_;
+  cl_device_id device_;
   std::string device_name_;
   bool fp64_ = false;
   std::size_t capacity_ = 0;
@@ -453,11 +551,14 @@ class OpenCLDevice final : public Device {
   ContextPtr context_;
   std::vector<std::unique_ptr<Queue>> worker_queues_;
   Queue shared_queue_;
+  std::once_flag laswp_built_;
+  cl_program laswp_program_ = nullptr;  // released after the queues' kernels
+  std::string laswp_error_;
 };
 
 OpenCLDevice::OpenCLDevice(int index, cl_platform_id platform, cl_device_id device, std::size_t memory_limit,
                            int workers)
-    : Device(Kind::OpenCL, "opencl" + std::to_string(index)), serial_(g_device_serials.fetch_add(1)) {
+    : Device(Kind::OpenCL, "opencl" + std::to_string(index)), serial_(g_device_serials.fetch_add(1)), device_(device) {
   device_name_ = device_string(device, CL_DEVICE_NAME);
   if (device_name_.empty()) device_name_ = "unnamed device";
   fp64_ = device_has_fp64(device);
@@ -500,6 +601,10 @@ OpenCLDevice::OpenCLDevice(int index, cl_platform_id platform, cl_device_id devi
 OpenCLDevice::~OpenCLDevice() {
   worker_queues_.clear();  // each queue is finished, then released
   shared_queue_.queue.reset();
+  for (auto& w : shared_queue_.laswp)
+    for (cl_kernel& k : w)
+      if (k) clReleaseKernel(k), k = nullptr;
+  if (laswp_program_) clReleaseProgram(laswp_program_);
   context_.reset();
   auto& live = live_devices();
   std::lock_guard<std::mutex> lk(live.mutex);

@@ -7,8 +7,9 @@
 // memory is a cl_mem per tile; the runtime carries it as an opaque pointer
 // (the cl_mem handle itself, never a host address). gemm, herk (syrk for real
 // types) and trsm run in CLBlast and are finished when the call returns;
-// CLBlast has no potrf, so the device reports no potrf kernel and the runtime
-// keeps potrf on the host.
+// LU's row interchanges run in our own OpenCL kernels (a gather / scatter of
+// the rows that move, devices/laswp_plan.hpp); CLBlast has no potrf, so the
+// device reports no potrf kernel and the runtime keeps potrf on the host.
 #pragma once
 #include <memory>
 #include <string>

@@ -1,0 +1,72 @@
+// LU's row interchanges on a column of tiles, planned for an accelerator
+// kernel (seed 000 §5.3: an interchange kernel with coalesced accesses).
+// Applying the pairs one after the other is a chain of tiny dependent moves;
+// their net effect is a permutation of the rows they touch, which a device
+// applies in two parallel sweeps: every row that ends elsewhere is gathered
+// into a staging block (one slot per row, all columns), then scattered to its
+// new place. Both sweeps are grouped by tile, so one kernel launch moves all
+// of a tile's rows across all columns.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace hetla::dev {
+
+struct LaswpPlan {
+  /// The rows one tile gives (gather) or takes (scatter): pairs (row within
+  /// the tile, staging slot).
+  struct Part {
+    int64_t tile = 0;
+    std::vector<int32_t> moves;  // row, slot, row, slot, ...
+    int64_t count() const { return static_cast<int64_t>(moves.size() / 2); }
+  };
+  int64_t slots = 0;  // rows that move
+  std::vector<Part> gather, scatter;
+};
+
+/// Plan of the interchanges rows[2s] <-> rows[2s+1] (s < npairs, in order;
+/// rows counted from the column's top) on tiles of mb[t] rows, one below the
+/// other.
+inline LaswpPlan plan_laswp(int64_t ntiles, const int64_t* mb, int64_t npairs, const int64_t* rows) {
+  // position -> the original row that is there after the interchanges so far
+  std::unordered_map<int64_t, int64_t> at;
+  auto get = [&](int64_t r) {
+    const auto it = at.find(r);
+    return it == at.end() ? r : it->second;
+  };
+  for (int64_t s = 0; s < npairs; ++s) {
+    const int64_t a = rows[2 * s], b = rows[2 * s + 1], ra = get(a), rb = get(b);
+    at[a] = rb;
+    at[b] = ra;
+  }
+  std::vector<std::pair<int64_t, int64_t>> moved;  // (destination, source)
+  for (const auto& [pos, row] : at)
+    if (pos != row) moved.emplace_back(pos, row);
+  std::sort(moved.begin(), moved.end());
+
+  std::vector<int64_t> end(static_cast<std::size_t>(ntiles));  // one past each tile's last row
+  for (int64_t t = 0, r = 0; t < ntiles; ++t) end[static_cast<std::size_t>(t)] = r += mb[t];
+  auto tile_of = [&](int64_t r) { return std::upper_bound(end.begin(), end.end(), r) - end.begin(); };
+  std::vector<LaswpPlan::Part> gather(static_cast<std::size_t>(ntiles)), scatter(static_cast<std::size_t>(ntiles));
+  for (std::size_t s = 0; s < moved.size(); ++s) {
+    const auto [dst, src] = moved[s];
+    const auto ts = tile_of(src), td = tile_of(dst);
+    auto& g = gather[static_cast<std::size_t>(ts)].moves;
+    g.insert(g.end(), {static_cast<int32_t>(src - (end[static_cast<std::size_t>(ts)] - mb[ts])), static_cast<int32_t>(s)});
+    auto& c = scatter[static_cast<std::size_t>(td)].moves;
+    c.insert(c.end(), {static_cast<int32_t>(dst - (end[static_cast<std::size_t>(td)] - mb[td])), static_cast<int32_t>(s)});
+  }
+  LaswpPlan plan;
+  plan.slots = static_cast<int64_t>(moved.size());
+  for (int64_t t = 0; t < ntiles; ++t) {
+    auto& g = gather[static_cast<std::size_t>(t)];
+    auto& c = scatter[static_cast<std::size_t>(t)];
+    if (!g.moves.empty()) g.tile = t, plan.gather.push_back(std::move(g));
+    if (!c.moves.empty()) c.tile = t, plan.scatter.push_back(std::move(c));
+  }
+  return plan;
+}
+
+}  // namespace hetla::dev
