@@ -8,6 +8,7 @@
 // of a tile's rows across all columns.
 #pragma once
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -50,13 +51,16 @@ inline LaswpPlan plan_laswp(int64_t ntiles, const int64_t* mb, int64_t npairs, c
   for (int64_t t = 0, r = 0; t < ntiles; ++t) end[static_cast<std::size_t>(t)] = r += mb[t];
   auto tile_of = [&](int64_t r) { return std::upper_bound(end.begin(), end.end(), r) - end.begin(); };
   std::vector<LaswpPlan::Part> gather(static_cast<std::size_t>(ntiles)), scatter(static_cast<std::size_t>(ntiles));
+  auto in_tile = [&](int64_t r, std::ptrdiff_t t) {
+    return static_cast<int32_t>(r - (end[static_cast<std::size_t>(t)] - mb[t]));
+  };
   for (std::size_t s = 0; s < moved.size(); ++s) {
     const auto [dst, src] = moved[s];
     const auto ts = tile_of(src), td = tile_of(dst);
     auto& g = gather[static_cast<std::size_t>(ts)].moves;
-    g.insert(g.end(), {static_cast<int32_t>(src - (end[static_cast<std::size_t>(ts)] - mb[ts])), static_cast<int32_t>(s)});
+    g.insert(g.end(), {in_tile(src, ts), static_cast<int32_t>(s)});
     auto& c = scatter[static_cast<std::size_t>(td)].moves;
-    c.insert(c.end(), {static_cast<int32_t>(dst - (end[static_cast<std::size_t>(td)] - mb[td])), static_cast<int32_t>(s)});
+    c.insert(c.end(), {in_tile(dst, td), static_cast<int32_t>(s)});
   }
   LaswpPlan plan;
   plan.slots = static_cast<int64_t>(moved.size());

@@ -126,7 +126,8 @@ void trsm(rt::Runtime& rt, Side side, Uplo uplo, Op op, Diag diag, T alpha, Ref<
 template <typename T>
 void herk(rt::Runtime& rt, Uplo uplo, Op op, real_t<T> alpha, Ref<T> A, real_t<T> beta, Ref<T> C, Opts o) {
   const int64_t n = C.t.mb, k = op == Op::NoTrans ? A.t.nb : A.t.mb;
-  const bool scratch = C.h->triangle == (uplo == Uplo::Lower ? rt::Handle::Triangle::Lower : rt::Handle::Triangle::Upper);
+  using Tri = rt::Handle::Triangle;
+  const bool scratch = C.h->triangle == (uplo == Uplo::Lower ? Tri::Lower : Tri::Upper);
   rt.insert(
       [=](rt::TaskContext& c) {
         if (o.skipped()) return;

@@ -194,7 +194,8 @@ template <typename T> void check_getrf(int64_t m, int64_t n, int64_t nb) {
   auto F = A;
   std::vector<int64_t> ipiv(static_cast<std::size_t>(std::min(m, n)));
   int64_t info = -1;
-  test::must_finish("getrf", [&] { info = getrf<T>(m, n, F.data(), lda, ipiv.data(), Options{nb, Distribution::Hybrid}); });
+  const Options hybrid{nb, Distribution::Hybrid};
+  test::must_finish("getrf", [&] { info = getrf<T>(m, n, F.data(), lda, ipiv.data(), hybrid); });
   EXPECT_EQ(info, 0);
   EXPECT_LT(bench::getrf_residual<T>(m, n, A.data(), lda, F.data(), lda, ipiv.data()), kThreshold);
 }
