@@ -2,8 +2,9 @@
 // precisions (every op / side / uplo / diag combination, padded host tiles),
 // copies in several staging chunks and from several threads at once, the
 // allocation cache and capacity limit, eviction under a small capacity inside
-// the runtime, and Cholesky end to end on "cuda" and "cpu,cuda" (and every
-// GPU when there are several). Without a GPU or driver the GPU tests skip
+// the runtime, our laswp kernel against the host's on tiles of unequal
+// heights, and Cholesky and LU end to end on "cuda" and "cpu,cuda" (Cholesky
+// also on every GPU when there are several). Without a GPU or driver the GPU tests skip
 // with a visible message, and the no-device path is checked instead: "cuda"
 // in a device list is a clear std::invalid_argument and probing finds nothing.
 #include <gtest/gtest.h>
@@ -19,8 +20,10 @@
 #include <thread>
 #include <vector>
 
+#include "checks_lu.hpp"
 #include "common/cholesky.hpp"
 #include "common/watchdog.hpp"
+#include "devices/host/host_device.hpp"
 #include "devices/spec.hpp"
 #include "hetla/hetla.hpp"
 #include "kernels/host/blas.hpp"
@@ -494,6 +497,33 @@ TEST(CudaRuntime, SmallCapacityForcesEvictionAndStaysCorrect) {
   EXPECT_LE(err, 1e-12 * n * n);
 }
 
+TYPED_TEST(CudaKernels, LaswpMatchesTheHostOnTilesOfUnequalHeights) {
+  using T = TypeParam;
+  // A column of four tiles (7, 12, 3 and 9 rows), 11 columns wide; pairs in
+  // order, rows repeating and swapping with themselves (LU's pivots).
+  const int64_t cols = 11, mb[4] = {7, 12, 3, 9}, ntiles = 4, m = 31;
+  std::vector<int64_t> rows;
+  for (int64_t s = 0; s < 40; ++s) rows.insert(rows.end(), {s % m, (s * 17 + 5) % m});
+  rows.insert(rows.end(), {4, 4, 30, 0});
+  const auto npairs = static_cast<int64_t>(rows.size() / 2);
+  std::vector<std::vector<T>> host(ntiles);
+  std::vector<std::unique_ptr<DeviceTile>> dev_tiles;
+  std::vector<T*> hp, dp;
+  for (int64_t t = 0; t < ntiles; ++t) {
+    host[t] = bench::random_matrix<T>(mb[t], cols, mb[t], 90 + static_cast<uint64_t>(t));
+    dev_tiles.push_back(upload(this->d(), host[t], mb[t], cols, mb[t]));
+    hp.push_back(host[t].data());
+    dp.push_back(dev_tiles.back()->template ptr<T>());
+  }
+  this->d().template kernels<T>().laswp(cols, ntiles, dp.data(), mb, mb, npairs, rows.data());
+  dev::HostKernelImpl::laswp<T>(cols, ntiles, hp.data(), mb, mb, npairs, rows.data());
+  for (int64_t t = 0; t < ntiles; ++t) {
+    std::vector<T> got(host[t].size());
+    dev_tiles[t]->out(got.data(), mb[t]);
+    EXPECT_EQ(std::memcmp(got.data(), host[t].data(), got.size() * sizeof(T)), 0) << "tile " << t;
+  }
+}
+
 // ------------------------------------------------------------ end to end
 
 template <typename T> class CudaCholesky : public testing::Test {
@@ -529,6 +559,26 @@ TYPED_TEST(CudaCholesky, PotrfOnGpuAndGpuPlusCpu) {
     int64_t info = -1;
     test::must_finish("potrf", [&] { info = potrf<T>(Uplo::Lower, n, A.data(), n, Options{64}); });
     EXPECT_EQ(info, expected) << list;
+  }
+}
+
+// LU with the trailing columns on the GPU: its interchanges run there too.
+TYPED_TEST(CudaCholesky, LuOnGpuAndGpuPlusCpu) {
+  HETLA_REQUIRE_GPU();
+  using T = TypeParam;
+  for (const char* list : {"cuda", "cpu,cuda"}) {
+    init(Config{.devices = list});
+    for (int64_t n : {1, 300, 777}) {
+      SCOPED_TRACE(testing::Message() << list << " n=" << n);
+      const int64_t lda = n + 2;
+      const auto A0 = bench::random_matrix<T>(n, n, lda, 700 + static_cast<uint64_t>(n));
+      auto A = A0;
+      std::vector<int64_t> ipiv(static_cast<std::size_t>(n));
+      int64_t info = -1;
+      test::must_finish("getrf", [&] { info = getrf<T>(n, n, A.data(), lda, ipiv.data(), Options{96}); });
+      ASSERT_EQ(info, 0);
+      EXPECT_LT(bench::getrf_residual<T>(n, n, A0.data(), lda, A.data(), lda, ipiv.data()), bench::kResidualThreshold);
+    }
   }
 }
 

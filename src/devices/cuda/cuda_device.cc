@@ -17,6 +17,10 @@
 #include <vector>
 
 #include "devices/host/host_device.hpp"
+#include "devices/laswp_plan.hpp"
+#ifdef HETLA_HAVE_CUDA_KERNELS
+#include "devices/cuda/cuda_kernels.hpp"
+#endif
 
 namespace hetla::dev {
 
@@ -654,9 +658,66 @@ void CudaDevice::trmm_t(Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64
   check_cuda(cudaStreamSynchronize(l.stream), s_->who, "cudaStreamSynchronize (trmm)");
 }
 
-/// Through host memory (has_kernel(Laswp) is false, so the runtime never
-/// places laswp here; this keeps a direct call correct). Tiles are device
-/// replicas with ld == rows, as copy_in / copy_out expect.
+bool CudaDevice::has_kernel(KernelId k) const {
+#ifdef HETLA_HAVE_CUDA_KERNELS
+  return k != KernelId::None;
+#else
+  return k != KernelId::None && k != KernelId::Laswp;
+#endif
+}
+
+#ifdef HETLA_HAVE_CUDA_KERNELS
+namespace {
+/// Stream-ordered device scratch, freed on the stream when it goes.
+struct AsyncBuffer {
+  cudaStream_t stream;
+  void* p = nullptr;
+  ~AsyncBuffer() {
+    if (p) (void)cudaFreeAsync(p, stream);
+  }
+};
+}  // namespace
+
+/// The interchanges as a permutation (plan_laswp): the rows that move are
+/// gathered into a staging block, then scattered to their places, one kernel
+/// launch per tile and sweep on the caller's stream (cuda_kernels.cu).
+template <typename T>
+void CudaDevice::laswp_t(int64_t cols, int64_t ntiles, T* const* tiles, const int64_t* mb, const int64_t* ld,
+                         int64_t npairs, const int64_t* rows) {
+  if (cols == 0 || npairs == 0) return;
+  const LaswpPlan plan = plan_laswp(ntiles, mb, npairs, rows);
+  if (plan.slots == 0) return;
+  std::vector<int> moves;  // every part's (row, slot) pairs, gathers first
+  std::vector<std::size_t> first;
+  for (const auto* parts : {&plan.gather, &plan.scatter})
+    for (const auto& part : *parts) {
+      first.push_back(moves.size());
+      moves.insert(moves.end(), part.moves.begin(), part.moves.end());
+    }
+  CudaLane& l = s_->lane_for_caller(serial_);
+  std::lock_guard<std::mutex> lk(l.mutex);
+  DeviceGuard guard(ordinal_, s_->who);
+  AsyncBuffer stage{l.stream}, index{l.stream};
+  check_cuda(cudaMallocAsync(&stage.p, static_cast<std::size_t>(plan.slots * cols) * sizeof(T), l.stream), s_->who,
+             "cudaMallocAsync (laswp staging)");
+  check_cuda(cudaMallocAsync(&index.p, moves.size() * sizeof(int), l.stream), s_->who, "cudaMallocAsync (laswp)");
+  check_cuda(cudaMemcpyAsync(index.p, moves.data(), moves.size() * sizeof(int), cudaMemcpyHostToDevice, l.stream),
+             s_->who, "cudaMemcpyAsync (laswp moves)");
+  std::size_t part = 0;
+  for (const bool gather : {true, false})
+    for (const auto& p : gather ? plan.gather : plan.scatter)
+      check_cuda(cuda_kernels::laswp_move(gather, static_cast<int>(sizeof(T)), tiles[p.tile],
+                                          static_cast<int>(ld[p.tile]), stage.p, static_cast<int>(plan.slots),
+                                          static_cast<const int*>(index.p) + first[part++],
+                                          static_cast<int>(p.count()), static_cast<int>(cols), l.stream),
+                 s_->who, "laswp kernel launch");
+  check_cuda(cudaStreamSynchronize(l.stream), s_->who, "cudaStreamSynchronize (laswp)");
+}
+#else
+/// Through host memory (has_kernel(Laswp) is false without our CUDA
+/// kernels, so the runtime never places laswp here; this keeps a direct call
+/// correct). Tiles are device replicas with ld == rows, as copy_in /
+/// copy_out expect.
 template <typename T>
 void CudaDevice::laswp_t(int64_t cols, int64_t ntiles, T* const* tiles, const int64_t* mb, const int64_t* ld,
                          int64_t npairs, const int64_t* rows) {
@@ -676,6 +737,7 @@ void CudaDevice::laswp_t(int64_t cols, int64_t ntiles, T* const* tiles, const in
   for (int64_t t = 0; t < ntiles; ++t)
     copy_in(tiles[t], hp[static_cast<std::size_t>(t)], hld[static_cast<std::size_t>(t)], mb[t], cols, sizeof(T));
 }
+#endif
 
 #define HETLA_CUDA_INSTANTIATE(T)                                                                                  \
   template void CudaDevice::gemm_t<T>(Op, Op, int64_t, int64_t, int64_t, T, const T*, int64_t, const T*, int64_t, T, \

@@ -41,10 +41,10 @@ class CudaDevice final : public Device {
   const CudaConfig& config() const { return cfg_; }
 
   int num_workers() const override { return cfg_.workers; }
-  /// No laswp kernel on the GPU yet (it would need a .cu row-swap kernel):
-  /// the runtime keeps LU's interchanges on the host; laswp_t goes through
-  /// host memory for a direct call.
-  bool has_kernel(KernelId k) const override { return k != KernelId::None && k != KernelId::Laswp; }
+  /// Every kernel; laswp only when our own CUDA kernels were built (nvcc
+  /// present: cuda_kernels.cu), else the runtime keeps LU's interchanges on
+  /// the host (laswp_t then goes through host memory for a direct call).
+  bool has_kernel(KernelId k) const override;
   bool herk_as_gemm() const override { return true; }
   void attach_worker(int local_index) override;
   double nominal_speed() const override { return nominal_speed_; }
