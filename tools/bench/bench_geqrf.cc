@@ -63,16 +63,13 @@ template <typename T> Record run_geqrf(const BenchConfig& c) {
   const auto A0 = bench::random_matrix<T>(m, n, lda, 6000 + static_cast<uint64_t>(m + n));
   std::vector<T> A, tau(static_cast<std::size_t>(k));
   auto reset = [&] { A = A0; };
-  r.seconds = best_time(c.repeat, reset, [&] { hetla::geqrf(m, n, A.data(), lda, tau.data(), {r.nb}); });
+  time_against_vendor(c, r, reset, [&] { hetla::geqrf(m, n, A.data(), lda, tau.data(), {r.nb}); },
+                      [&] { r.baseline_info = blas::geqrf(m, n, A.data(), lda, tau.data()); });
   if (c.check) {  // the worse of ||A - Q R|| and ||I - Q^H Q||
     const auto Q = lapack_q(m, k, A, lda, tau);
     r.residual = std::max(bench::qr_residual(m, n, A0.data(), lda, A.data(), lda, tau.data()),
                           bench::orthogonality_residual(m, k, Q.data(), std::max<int64_t>(1, m)));
   }
-  if (c.baseline)
-    r.baseline_seconds = with_vendor_threads(c.threads, [&] {
-      return best_time(c.repeat, reset, [&] { r.baseline_info = blas::geqrf(m, n, A.data(), lda, tau.data()); });
-    });
   return make_record(c, r);
 }
 
@@ -91,19 +88,13 @@ template <typename T> Record run_gels(const BenchConfig& c) {
     A = A0;
     B = B0;
   };
-  r.seconds = best_time(c.repeat, reset, [&] {
-    r.info = hetla::gels(Op::NoTrans, m, n, nrhs, A.data(), lda, B.data(), ldb, {r.nb});
-  });
+  time_against_vendor(
+      c, r, reset, [&] { r.info = hetla::gels(Op::NoTrans, m, n, nrhs, A.data(), lda, B.data(), ldb, {r.nb}); },
+      [&] { r.baseline_info = blas::gels(Op::NoTrans, m, n, nrhs, A.data(), lda, B.data(), ldb); });
   if (c.check)  // least squares optimality (m >= n), backward error of the exact solution (m < n)
     r.residual = m >= n ? bench::least_squares_residual(Op::NoTrans, m, n, nrhs, A0.data(), lda, B.data(), ldb,
                                                         B0.data(), ldb)
                         : bench::solve_residual(m, n, nrhs, A0.data(), lda, B.data(), ldb, B0.data(), ldb);
-  if (c.baseline)
-    r.baseline_seconds = with_vendor_threads(c.threads, [&] {
-      return best_time(c.repeat, reset, [&] {
-        r.baseline_info = blas::gels(Op::NoTrans, m, n, nrhs, A.data(), lda, B.data(), ldb);
-      });
-    });
   return make_record(c, r);
 }
 
@@ -117,12 +108,9 @@ template <typename T> Record run_orgqr(const BenchConfig& c) {
   std::vector<T> tau(static_cast<std::size_t>(n)), A;
   if (n > 0) blas::geqrf(m, n, F.data(), lda, tau.data());  // the input: reflectors of a random matrix
   auto reset = [&] { A = F; };
-  r.seconds = best_time(c.repeat, reset, [&] { hetla::ungqr(m, n, n, A.data(), lda, tau.data(), {r.nb}); });
+  time_against_vendor(c, r, reset, [&] { hetla::ungqr(m, n, n, A.data(), lda, tau.data(), {r.nb}); },
+                      [&] { r.baseline_info = blas::ungqr(m, n, n, A.data(), lda, tau.data()); });
   if (c.check) r.residual = bench::orthogonality_residual(m, n, A.data(), lda);
-  if (c.baseline)
-    r.baseline_seconds = with_vendor_threads(c.threads, [&] {
-      return best_time(c.repeat, reset, [&] { r.baseline_info = blas::ungqr(m, n, n, A.data(), lda, tau.data()); });
-    });
   return make_record(c, r);
 }
 

@@ -19,18 +19,11 @@ template <typename T> Record run(const BenchConfig& c) {
     A = A0;
     B = B0;
   };
-  r.seconds = best_time(c.repeat, reset, [&] {
-    r.info = hetla::gesv(n, nrhs, A.data(), lda, ipiv.data(), B.data(), ldb, {r.nb});
-  });
+  std::vector<lapack_int> lpiv(ipiv.size());
+  time_against_vendor(
+      c, r, reset, [&] { r.info = hetla::gesv(n, nrhs, A.data(), lda, ipiv.data(), B.data(), ldb, {r.nb}); },
+      [&] { r.baseline_info = blas::gesv(n, nrhs, A.data(), lda, lpiv.data(), B.data(), ldb); });
   if (c.check) r.residual = bench::solve_residual(n, n, nrhs, A0.data(), lda, B.data(), ldb, B0.data(), ldb);
-  if (c.baseline) {
-    std::vector<lapack_int> lpiv(ipiv.size());
-    r.baseline_seconds = with_vendor_threads(c.threads, [&] {
-      return best_time(c.repeat, reset, [&] {
-        r.baseline_info = blas::gesv(n, nrhs, A.data(), lda, lpiv.data(), B.data(), ldb);
-      });
-    });
-  }
   return make_record(c, r);
 }
 

@@ -18,14 +18,10 @@ template <typename T> Record run(const BenchConfig& c) {
   std::vector<int64_t> ipiv(static_cast<std::size_t>(std::min(m, n)));
   auto reset = [&] { A = A0; };
 
-  r.seconds = best_time(c.repeat, reset, [&] { r.info = hetla::getrf(m, n, A.data(), lda, ipiv.data(), {r.nb}); });
+  std::vector<lapack_int> lpiv(ipiv.size());
+  time_against_vendor(c, r, reset, [&] { r.info = hetla::getrf(m, n, A.data(), lda, ipiv.data(), {r.nb}); },
+                      [&] { r.baseline_info = blas::getrf(m, n, A.data(), lda, lpiv.data()); });
   if (c.check) r.residual = bench::getrf_residual(m, n, A0.data(), lda, A.data(), lda, ipiv.data());
-  if (c.baseline) {
-    std::vector<lapack_int> lpiv(ipiv.size());
-    r.baseline_seconds = with_vendor_threads(c.threads, [&] {
-      return best_time(c.repeat, reset, [&] { r.baseline_info = blas::getrf(m, n, A.data(), lda, lpiv.data()); });
-    });
-  }
   return make_record(c, r);
 }
 

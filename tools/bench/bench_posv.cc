@@ -15,14 +15,10 @@ template <typename T> Record run(const BenchConfig& c) {
     A = A0;
     B = B0;
   };
-  r.seconds = best_time(c.repeat, reset,
-                        [&] { r.info = hetla::posv(c.uplo, n, nrhs, A.data(), lda, B.data(), ldb, {r.nb}); });
+  time_against_vendor(
+      c, r, reset, [&] { r.info = hetla::posv(c.uplo, n, nrhs, A.data(), lda, B.data(), ldb, {r.nb}); },
+      [&] { r.baseline_info = vendor::posv(c.uplo, n, nrhs, A.data(), lda, B.data(), ldb); });
   if (c.check) r.residual = bench::solve_residual(n, n, nrhs, A0.data(), lda, B.data(), ldb, B0.data(), ldb);
-  if (c.baseline)
-    r.baseline_seconds = with_vendor_threads(c.threads, [&] {
-      return best_time(c.repeat, reset,
-                       [&] { r.baseline_info = vendor::posv(c.uplo, n, nrhs, A.data(), lda, B.data(), ldb); });
-    });
   return make_record(c, r);
 }
 

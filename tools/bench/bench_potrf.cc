@@ -12,12 +12,9 @@ template <typename T> Record run(const BenchConfig& c) {
   std::vector<T> A;
   auto reset = [&] { A = A0; };
 
-  r.seconds = best_time(c.repeat, reset, [&] { r.info = hetla::potrf(c.uplo, n, A.data(), lda, {r.nb}); });
+  time_against_vendor(c, r, reset, [&] { r.info = hetla::potrf(c.uplo, n, A.data(), lda, {r.nb}); },
+                      [&] { r.baseline_info = vendor::potrf(c.uplo, n, A.data(), lda); });
   if (c.check) r.residual = bench::potrf_residual(c.uplo, n, A0.data(), lda, A.data(), lda);
-  if (c.baseline)
-    r.baseline_seconds = with_vendor_threads(c.threads, [&] {
-      return best_time(c.repeat, reset, [&] { r.baseline_info = vendor::potrf(c.uplo, n, A.data(), lda); });
-    });
   return make_record(c, r);
 }
 

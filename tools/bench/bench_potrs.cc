@@ -17,13 +17,9 @@ template <typename T> Record run(const BenchConfig& c) {
 
   std::vector<T> B;
   auto reset = [&] { B = B0; };
-  r.seconds = best_time(c.repeat, reset, [&] { hetla::potrs(c.uplo, n, nrhs, F.data(), lda, B.data(), ldb, {r.nb}); });
+  time_against_vendor(c, r, reset, [&] { hetla::potrs(c.uplo, n, nrhs, F.data(), lda, B.data(), ldb, {r.nb}); },
+                      [&] { r.baseline_info = vendor::potrs(c.uplo, n, nrhs, F.data(), lda, B.data(), ldb); });
   if (c.check) r.residual = bench::solve_residual(n, n, nrhs, A0.data(), lda, B.data(), ldb, B0.data(), ldb);
-  if (c.baseline)
-    r.baseline_seconds = with_vendor_threads(c.threads, [&] {
-      return best_time(c.repeat, reset,
-                       [&] { r.baseline_info = vendor::potrs(c.uplo, n, nrhs, F.data(), lda, B.data(), ldb); });
-    });
   return make_record(c, r);
 }
 

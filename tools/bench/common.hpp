@@ -134,6 +134,16 @@ template <typename F> decltype(auto) with_vendor_threads(int threads, F&& f) {
   return f();
 }
 
+struct LinalgResult;
+
+/// hetla's best time over --repeat runs and, with --baseline, the vendor's,
+/// their runs alternating (vendor, hetla, vendor, hetla, ...): both meet the
+/// same machine state, so a slow drift of the machine's speed (other load,
+/// clocks) moves both times rather than their ratio. hetla runs last, so its
+/// output is what --check reads afterwards.
+template <typename Reset, typename Work, typename Vendor>
+void time_against_vendor(const BenchConfig& c, LinalgResult& r, Reset&& reset, Work&& work, Vendor&& vendor);
+
 /// What one configuration measured.
 struct LinalgResult {
   int64_t m = 0, n = 0, nrhs = 0, nb = 0;
@@ -148,6 +158,21 @@ struct LinalgResult {
   hetla::Panels panels = hetla::Panels::Cholesky;
   int64_t tiled_n = -1;
 };
+
+template <typename Reset, typename Work, typename Vendor>
+void time_against_vendor(const BenchConfig& c, LinalgResult& r, Reset&& reset, Work&& work, Vendor&& vendor) {
+  if (!c.baseline) {
+    r.seconds = best_time(c.repeat, reset, work);
+    return;
+  }
+  double mine = std::numeric_limits<double>::infinity(), theirs = mine;
+  for (int i = 0; i < std::max(1, c.repeat); ++i) {
+    theirs = std::min(theirs, with_vendor_threads(c.threads, [&] { return best_time(1, reset, vendor); }));
+    mine = std::min(mine, best_time(1, reset, work));
+  }
+  r.seconds = mine;
+  r.baseline_seconds = theirs;
+}
 
 /// Sizes and tile size (--nb, or hetla::default_tile_size<T>(n)).
 template <typename T> LinalgResult start_result(const BenchConfig& c, int64_t m, int64_t n, int64_t nrhs) {
