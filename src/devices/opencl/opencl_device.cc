@@ -220,8 +220,9 @@ using MemPtr = std::unique_ptr<std::remove_pointer_t<cl_mem>, MemRelease>;
 
 // LU's row interchanges (see devices/laswp_plan.hpp): work-item (r, c) moves
 // element c of the r-th listed row between a tile and the staging block, so
-// consecutive work-items of a row read and write consecutive columns' slots.
-// Elements move as raw 4-, 8- or 16-byte words: no fp64 needed to move doubles.
+// neighbouring work-items (r, r + 1) touch neighbouring staging slots of one
+// column. Elements move as raw 4-, 8- or 16-byte words: no fp64 needed to
+// move doubles.
 const char* const kLaswpSource = R"CL(
 #define LASWP_KERNELS(E)                                                                              \
 __kernel void laswp_gather_##E(__global const E* tile, int ld, __global E* stage, int sld,            \
@@ -467,12 +468,12 @@ class OpenCLDevice final : public Device {
                                           part.moves.size() * sizeof(cl_int),
                                           const_cast<int32_t*>(part.moves.data()), &err));
         if (err != CL_SUCCESS) fail_cl("laswp index buffer", err);
-        const cl_mem sub_mem = index.back().get();
+        const cl_mem moves_mem = index.back().get();
         if ((err = clSetKernelArg(kernel, 0, sizeof(cl_mem), &tile)) != CL_SUCCESS ||
             (err = clSetKernelArg(kernel, 1, sizeof(cl_int), &tld)) != CL_SUCCESS ||
             (err = clSetKernelArg(kernel, 2, sizeof(cl_mem), &stage_mem)) != CL_SUCCESS ||
             (err = clSetKernelArg(kernel, 3, sizeof(cl_int), &sld)) != CL_SUCCESS ||
-            (err = clSetKernelArg(kernel, 4, sizeof(cl_mem), &sub_mem)) != CL_SUCCESS ||
+            (err = clSetKernelArg(kernel, 4, sizeof(cl_mem), &moves_mem)) != CL_SUCCESS ||
             (err = clSetKernelArg(kernel, 5, sizeof(cl_int), &count)) != CL_SUCCESS)
           fail_cl("laswp kernel arguments", err);
         const std::size_t global[2] = {static_cast<std::size_t>(count), static_cast<std::size_t>(cols)};
