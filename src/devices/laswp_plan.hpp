@@ -15,6 +15,22 @@
 
 namespace hetla::dev {
 
+/// Rows of a column of tiles lying one below the other, tile t holding mb[t]
+/// rows: where row r (counted from the column's top) is.
+class TileRows {
+ public:
+  TileRows(int64_t ntiles, const int64_t* mb) : start_(static_cast<std::size_t>(ntiles) + 1, 0) {
+    for (std::size_t t = 0; t < static_cast<std::size_t>(ntiles); ++t) start_[t + 1] = start_[t] + mb[t];
+  }
+  /// The tile that holds row r.
+  int64_t tile(int64_t r) const { return std::upper_bound(start_.begin() + 1, start_.end(), r) - start_.begin() - 1; }
+  /// Row r's row within its tile t.
+  int64_t in_tile(int64_t r, int64_t t) const { return r - start_[static_cast<std::size_t>(t)]; }
+
+ private:
+  std::vector<int64_t> start_;  // first row of each tile, then the total
+};
+
 struct LaswpPlan {
   /// The rows one tile gives (gather) or takes (scatter): pairs (row within
   /// the tile, staging slot).
@@ -47,20 +63,15 @@ inline LaswpPlan plan_laswp(int64_t ntiles, const int64_t* mb, int64_t npairs, c
     if (pos != row) moved.emplace_back(pos, row);
   std::sort(moved.begin(), moved.end());
 
-  std::vector<int64_t> end(static_cast<std::size_t>(ntiles));  // one past each tile's last row
-  for (int64_t t = 0, r = 0; t < ntiles; ++t) end[static_cast<std::size_t>(t)] = r += mb[t];
-  auto tile_of = [&](int64_t r) { return std::upper_bound(end.begin(), end.end(), r) - end.begin(); };
+  const TileRows at_rows(ntiles, mb);
   std::vector<LaswpPlan::Part> gather(static_cast<std::size_t>(ntiles)), scatter(static_cast<std::size_t>(ntiles));
-  auto in_tile = [&](int64_t r, std::ptrdiff_t t) {
-    return static_cast<int32_t>(r - (end[static_cast<std::size_t>(t)] - mb[t]));
-  };
   for (std::size_t s = 0; s < moved.size(); ++s) {
     const auto [dst, src] = moved[s];
-    const auto ts = tile_of(src), td = tile_of(dst);
+    const int64_t ts = at_rows.tile(src), td = at_rows.tile(dst);
     auto& g = gather[static_cast<std::size_t>(ts)].moves;
-    g.insert(g.end(), {in_tile(src, ts), static_cast<int32_t>(s)});
+    g.insert(g.end(), {static_cast<int32_t>(at_rows.in_tile(src, ts)), static_cast<int32_t>(s)});
     auto& c = scatter[static_cast<std::size_t>(td)].moves;
-    c.insert(c.end(), {in_tile(dst, td), static_cast<int32_t>(s)});
+    c.insert(c.end(), {static_cast<int32_t>(at_rows.in_tile(dst, td)), static_cast<int32_t>(s)});
   }
   LaswpPlan plan;
   plan.slots = static_cast<int64_t>(moved.size());

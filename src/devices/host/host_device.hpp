@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "devices/device.hpp"
+#include "devices/laswp_plan.hpp"
 #include "kernels/host/blas.hpp"
 #include "kernels/host/lapack_qr.hpp"
 #include "kernels/host/trsm_recursive.hpp"
@@ -45,15 +46,14 @@ struct HostKernelImpl {
   template <typename T>
   static void laswp(int64_t cols, int64_t ntiles, T* const* tiles, const int64_t* mb, const int64_t* ld,
                     int64_t npairs, const int64_t* rows) {
-    std::vector<int64_t> end(static_cast<std::size_t>(ntiles));  // end[t]: one past tile t's last row
-    for (int64_t t = 0, r = 0; t < ntiles; ++t) end[static_cast<std::size_t>(t)] = r += mb[t];
+    const TileRows at_rows(ntiles, mb);
     struct Row {
       T* p;
       int64_t ld;
     };
     auto locate = [&](int64_t r) {
-      const auto t = std::upper_bound(end.begin(), end.end(), r) - end.begin();
-      return Row{tiles[t] + (r - (end[static_cast<std::size_t>(t)] - mb[t])), ld[t]};
+      const int64_t t = at_rows.tile(r);
+      return Row{tiles[t] + at_rows.in_tile(r, t), ld[t]};
     };
     struct Pair {
       T *r, *p;
