@@ -226,14 +226,14 @@ using MemPtr = std::unique_ptr<std::remove_pointer_t<cl_mem>, MemRelease>;
 const char* const kLaswpSource = R"CL(
 #define LASWP_KERNELS(E)                                                                              \
 __kernel void laswp_gather_##E(__global const E* tile, int ld, __global E* stage, int sld,            \
-                               __global const int* moves, int count) {                                \
-  const int r = get_global_id(0), c = get_global_id(1);                                               \
-  if (r < count) stage[moves[2 * r + 1] + (size_t)c * sld] = tile[moves[2 * r] + (size_t)c * ld];     \
+                               __global const int* moves, int first, int count) {                     \
+  const int r = first + get_global_id(0), c = get_global_id(1);                                       \
+  if (r < first + count) stage[moves[2 * r + 1] + (size_t)c * sld] = tile[moves[2 * r] + (size_t)c * ld]; \
 }                                                                                                     \
 __kernel void laswp_scatter_##E(__global E* tile, int ld, __global const E* stage, int sld,           \
-                                __global const int* moves, int count) {                               \
-  const int r = get_global_id(0), c = get_global_id(1);                                               \
-  if (r < count) tile[moves[2 * r] + (size_t)c * ld] = stage[moves[2 * r + 1] + (size_t)c * sld];     \
+                                __global const int* moves, int first, int count) {                    \
+  const int r = first + get_global_id(0), c = get_global_id(1);                                       \
+  if (r < first + count) tile[moves[2 * r] + (size_t)c * ld] = stage[moves[2 * r + 1] + (size_t)c * sld]; \
 }
 LASWP_KERNELS(uint)
 LASWP_KERNELS(uint2)
@@ -449,6 +449,9 @@ class OpenCLDevice final : public Device {
     if (cols == 0 || npairs == 0) return;
     const LaswpPlan plan = plan_laswp(ntiles, mb, npairs, rows);
     if (plan.slots == 0) return;
+    std::vector<cl_int> moves;  // every part's (row, slot) pairs, gathers first
+    for (const auto* parts : {&plan.gather, &plan.scatter})
+      for (const auto& part : *parts) moves.insert(moves.end(), part.moves.begin(), part.moves.end());
     const std::size_t word = sizeof(T) == 4 ? 0 : sizeof(T) == 8 ? 1 : 2;
 
     Queue& q = caller_queue();
@@ -458,24 +461,25 @@ class OpenCLDevice final : public Device {
     MemPtr stage(clCreateBuffer(context_.get(), CL_MEM_READ_WRITE,
                                 static_cast<std::size_t>(plan.slots * cols) * sizeof(T), nullptr, &err));
     if (err != CL_SUCCESS) fail_cl("laswp staging buffer", err);
+    MemPtr index(clCreateBuffer(context_.get(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                moves.size() * sizeof(cl_int), moves.data(), &err));
+    if (err != CL_SUCCESS) fail_cl("laswp index buffer", err);
     const cl_int sld = static_cast<cl_int>(plan.slots);
-    std::vector<MemPtr> index;  // each part's (row, slot) pairs, alive until the kernels finish
+    const cl_mem stage_mem = stage.get(), moves_mem = index.get();
+    cl_int first = 0;  // the part's first pair in `moves`
     auto sweep = [&](cl_kernel kernel, const std::vector<LaswpPlan::Part>& parts) {
       for (const auto& part : parts) {
-        const cl_mem tile = buffer(tiles[part.tile]), stage_mem = stage.get();
+        const cl_mem tile = buffer(tiles[part.tile]);
         const cl_int tld = static_cast<cl_int>(ld[part.tile]), count = static_cast<cl_int>(part.count());
-        index.emplace_back(clCreateBuffer(context_.get(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                          part.moves.size() * sizeof(cl_int),
-                                          const_cast<int32_t*>(part.moves.data()), &err));
-        if (err != CL_SUCCESS) fail_cl("laswp index buffer", err);
-        const cl_mem moves_mem = index.back().get();
         if ((err = clSetKernelArg(kernel, 0, sizeof(cl_mem), &tile)) != CL_SUCCESS ||
             (err = clSetKernelArg(kernel, 1, sizeof(cl_int), &tld)) != CL_SUCCESS ||
             (err = clSetKernelArg(kernel, 2, sizeof(cl_mem), &stage_mem)) != CL_SUCCESS ||
             (err = clSetKernelArg(kernel, 3, sizeof(cl_int), &sld)) != CL_SUCCESS ||
             (err = clSetKernelArg(kernel, 4, sizeof(cl_mem), &moves_mem)) != CL_SUCCESS ||
-            (err = clSetKernelArg(kernel, 5, sizeof(cl_int), &count)) != CL_SUCCESS)
+            (err = clSetKernelArg(kernel, 5, sizeof(cl_int), &first)) != CL_SUCCESS ||
+            (err = clSetKernelArg(kernel, 6, sizeof(cl_int), &count)) != CL_SUCCESS)
           fail_cl("laswp kernel arguments", err);
+        first += count;
         const std::size_t global[2] = {static_cast<std::size_t>(count), static_cast<std::size_t>(cols)};
         if ((err = clEnqueueNDRangeKernel(q.queue.get(), kernel, 2, nullptr, global, nullptr, 0, nullptr, nullptr)) !=
             CL_SUCCESS)
