@@ -21,6 +21,7 @@
 #include "checks.hpp"
 #include "checks_lu.hpp"
 #include "checks_qr.hpp"
+#include "common/host_memory_device.hpp"
 #include "common/watchdog.hpp"
 #include "devices/host/host_device.hpp"
 #include "devices/spec.hpp"
@@ -316,21 +317,10 @@ TEST(RandomPlacement, EveryAlgorithmGivesTheSameBitsAnywhere) {
 /// An accelerator without double precision (as an OpenCL device without
 /// cl_khr_fp64): host-addressable memory and the host kernels, but
 /// has_fp64() == false. Its kernels refuse double-precision work.
-class NoFp64Device final : public dev::Device {
+class NoFp64Device final : public test::HostMemoryDevice {
  public:
-  NoFp64Device() : Device(dev::Kind::Emulated, "nofp64") {}
-  int num_workers() const override { return 1; }
+  NoFp64Device() : HostMemoryDevice("nofp64") {}
   bool has_fp64() const override { return false; }
-  void* allocate(std::size_t bytes) override { return std::malloc(std::max<std::size_t>(bytes, 1)); }
-  void deallocate(void* p, std::size_t) override { std::free(p); }
-  void copy_in(void* d, const void* h, int64_t ld, int64_t rows, int64_t cols, std::size_t elem) override {
-    for (int64_t j = 0; j < cols; ++j)
-      std::memcpy(static_cast<char*>(d) + j * rows * elem, static_cast<const char*>(h) + j * ld * elem, rows * elem);
-  }
-  void copy_out(void* h, int64_t ld, const void* d, int64_t rows, int64_t cols, std::size_t elem) override {
-    for (int64_t j = 0; j < cols; ++j)
-      std::memcpy(static_cast<char*>(h) + j * ld * elem, static_cast<const char*>(d) + j * rows * elem, rows * elem);
-  }
   HETLA_DEVICE_KERNEL_OVERRIDES
 
  private:

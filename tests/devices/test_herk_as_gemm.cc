@@ -8,13 +8,13 @@
 
 #include <atomic>
 #include <complex>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "checks.hpp"
+#include "common/host_memory_device.hpp"
 #include "common/watchdog.hpp"
 #include "devices/host/host_device.hpp"
 #include "devices/spec.hpp"
@@ -27,23 +27,12 @@ namespace {
 
 constexpr double kThreshold = bench::kResidualThreshold;
 
-/// An accelerator with its own (malloc'd) memory and the host kernels that
-/// counts the GEMM and HERK calls it gets.
-class CountingDevice final : public dev::Device {
+/// An accelerator with memory of its own and the host kernels that counts
+/// the GEMM and HERK calls it gets.
+class CountingDevice final : public test::HostMemoryDevice {
  public:
-  CountingDevice() : Device(dev::Kind::Emulated, "counting") {}
-  int num_workers() const override { return 1; }
+  CountingDevice() : HostMemoryDevice("counting") {}
   bool herk_as_gemm() const override { return true; }
-  void* allocate(std::size_t bytes) override { return std::malloc(std::max<std::size_t>(bytes, 1)); }
-  void deallocate(void* p, std::size_t) override { std::free(p); }
-  void copy_in(void* d, const void* h, int64_t ld, int64_t rows, int64_t cols, std::size_t elem) override {
-    for (int64_t j = 0; j < cols; ++j)
-      std::memcpy(static_cast<char*>(d) + j * rows * elem, static_cast<const char*>(h) + j * ld * elem, rows * elem);
-  }
-  void copy_out(void* h, int64_t ld, const void* d, int64_t rows, int64_t cols, std::size_t elem) override {
-    for (int64_t j = 0; j < cols; ++j)
-      std::memcpy(static_cast<char*>(h) + j * ld * elem, static_cast<const char*>(d) + j * rows * elem, rows * elem);
-  }
   HETLA_DEVICE_KERNEL_OVERRIDES
 
   std::atomic<int> gemms{0}, herks{0};
