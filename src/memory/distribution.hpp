@@ -117,8 +117,8 @@ inline Tiling call_tiling(const rt::Runtime& rt, Distribution dist, int64_t n, i
 template <typename T> std::vector<int> hybrid_owners(const rt::Runtime& rt, const Matrix<T>& A) {
   if (A.tiling().owners.empty())
     throw std::invalid_argument(
-        "the hybrid distribution needs a matrix cut by a hybrid tiling (hetla::hybrid_tiling); potrf, potrs, posv "
-        "and trsm take one");
+        "the hybrid distribution needs a matrix cut by a hybrid tiling (hetla::hybrid_tiling); the factorizations, "
+        "their solvers and trsm take one");
   std::vector<int> owners;
   for (int64_t j = 0; j < A.nt(); ++j) {
     const int d = A.tile_owner(j);
