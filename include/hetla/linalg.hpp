@@ -21,12 +21,17 @@ struct Options {
   std::string weights = {};
 };
 
+/// The factorization a tiling is planned for: its panels stay on the host
+/// cores (a hybrid tiling shrinks their share of the columns by the panels'
+/// time; QR's default tile size follows its panel's cost).
+enum class Panels : uint8_t { Cholesky, LU, QR };
+
 /// Tile size used when Options::nb == 0.
 template <typename T> int64_t default_tile_size(int64_t n);
-
-/// The factorization a hybrid tiling is planned for: its panels stay on the
-/// host cores, whose share of the columns shrinks by the panels' time.
-enum class Panels : uint8_t { Cholesky, LU, QR };
+/// Tile size a factorization with `panels` uses when Options::nb == 0: as
+/// above, except QR on a context of host cores alone, which takes tiles of at
+/// most 128 (geqrf, gels, ungqr, unmqr).
+template <typename T> int64_t default_tile_size(int64_t n, Panels panels);
 
 /// The two-level hybrid tiling (seed 004) of an order-n problem for the
 /// current context's devices: small host tiles of size nb (0: the default

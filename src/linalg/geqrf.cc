@@ -64,7 +64,7 @@ template <typename T> void geqrf(int64_t m, int64_t n, T* A, int64_t lda, T* tau
   detail::require(A != nullptr, 3, name, "A is null");
   detail::require(tau != nullptr, 5, name, "tau is null");
   detail::CallScope scope;  // the hybrid tiling follows this context's devices
-  const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(std::min(m, n));
+  const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(std::min(m, n), Panels::QR);
   auto M = Matrix<T>::view(m, n, A, lda, detail::call_tiling(scope.rt(), opts.distribution, n, nb, Panels::QR));
   geqrf_tiles(M, tau, opts.distribution);
 }

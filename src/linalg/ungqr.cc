@@ -48,7 +48,7 @@ void ungqr(int64_t m, int64_t n, int64_t k, T* A, int64_t lda, const T* tau, con
   detail::require(A != nullptr, 4, name, "A is null");
   detail::require(tau != nullptr || k == 0, 6, name, "tau is null");
   detail::CallScope scope;  // the hybrid tiling follows this context's devices
-  const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(n);
+  const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(n, Panels::QR);
   auto M = Matrix<T>::view(m, n, A, lda, detail::call_tiling(scope.rt(), opts.distribution, n, nb, Panels::QR));
   ungqr(k, M, tau, opts);
 }

@@ -73,7 +73,7 @@ void unmqr(Side side, Op trans, int64_t m, int64_t n, int64_t k, const T* A, int
   detail::require(A != nullptr, 6, name, "A is null");
   detail::require(tau != nullptr, 8, name, "tau is null");
   detail::require(C != nullptr, 9, name, "C is null");
-  const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(nq);
+  const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(nq, Panels::QR);
   detail::CallScope scope;  // the hybrid tiling follows this context's devices
   const Tiling tiling = detail::call_tiling(scope.rt(), opts.distribution, nq, nb, Panels::QR);
   // The reflectors are only read; the view API takes a mutable pointer.

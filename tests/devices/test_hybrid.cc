@@ -368,5 +368,21 @@ TEST(HybridDefault, ContextDefaultFallsBackForUniformMatrices) {
   finalize();
 }
 
+TEST(DefaultTileSize, QrTakesSmallTilesOnHostCoresAlone) {
+  // QR's panel cost grows with the tile size: on host cores alone its default
+  // is capped at 128; with an accelerator QR keeps the general size.
+  Config cfg;
+  cfg.devices = "cpu";
+  init(cfg);
+  EXPECT_LE(default_tile_size<double>(8000, Panels::QR), 128);
+  EXPECT_EQ(default_tile_size<double>(8000, Panels::LU), default_tile_size<double>(8000));
+  EXPECT_EQ(default_tile_size<double>(100, Panels::QR), default_tile_size<double>(100));  // already small
+  cfg.devices = "cpu,emu:speed=0.5";
+  init(cfg);
+  EXPECT_EQ(default_tile_size<double>(8000, Panels::QR), default_tile_size<double>(8000));
+  EXPECT_GT(default_tile_size<double>(8000, Panels::QR), 128);
+  finalize();
+}
+
 }  // namespace
 }  // namespace hetla
