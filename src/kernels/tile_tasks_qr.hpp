@@ -126,7 +126,7 @@ template <typename T> std::vector<Tile<T>> tiles_of(const std::vector<Ref<T>>& r
 /// Householder QR of a panel (the tiles of one tile column, top to bottom):
 /// V and R overwrite it in LAPACK's storage, tau[0, kp) receives the scalar
 /// factors (kp = min(rows, cols)), Tt the kp x kp triangle T and Vd the
-/// diagonal tile's part of V (see above). Recursive geqrt3 builds T while it
+/// diagonal tile's part of V (see above). A recursive QR (geqrt_recursive) builds T while it
 /// factors; a panel wider than tall (the last one of a wide matrix) uses
 /// geqrf + larft.
 template <typename T> void geqrf_panel(rt::Runtime& rt, std::vector<Ref<T>> panel, T* tau, Ref<T> Tt, Ref<T> Vd,
@@ -137,7 +137,7 @@ template <typename T> void geqrf_panel(rt::Runtime& rt, std::vector<Ref<T>> pane
         qr::PanelBlock<T> P(tiles, tiles[0].nb);
         const int64_t m = P.rows(), n = tiles[0].nb, k = std::min(m, n);
         if (m >= n) {
-          blas::geqrt3(m, n, P.data(), P.ld(), tt.data, tt.ld);
+          blas::geqrt_recursive(m, n, P.data(), P.ld(), tt.data, tt.ld);
           for (int64_t i = 0; i < k; ++i) tau[i] = tt(i, i);
         } else {
           blas::geqrf(m, n, P.data(), P.ld(), tau);
