@@ -22,7 +22,7 @@ template <typename T> int64_t default_tile_size(int64_t n) {
 template <typename T> int64_t default_tile_size(int64_t n, Panels panels) {
   const int64_t nb = default_tile_size<T>(n);
   if (panels != Panels::QR) return nb;
-  // A QR panel (geqrt3 on one core) costs ~2 m nb^2 flops at a third of GEMM
+  // A QR panel (a recursive QR on one core) costs ~2 m nb^2 flops at under half of GEMM
   // speed, so its share of the work grows with nb, while the trailing larfb
   // (GEMMs of inner dimension nb) gains only ~3% from 128 to 256. Measured on
   // 2 cores: dgeqrf n=4000 111-116 GFLOP/s at nb 128 vs 107-112 at 256 (8000:
