@@ -215,6 +215,7 @@ class Runtime {
   int device_of_worker(int w) const { return worker_device_[static_cast<std::size_t>(w)]; }
   Schedule schedule() const { return cfg_.schedule; }
   bool host_computes() const { return cfg_.host_computes; }
+  bool pins_threads() const { return cfg_.pin_threads; }
   void set_schedule(Schedule s) { cfg_.schedule = s; }
   /// Capability weight: rate in flop/s of `kernel` on device d (one worker).
   double rate(int d, dev::KernelId k) const;

@@ -63,4 +63,30 @@ bool Topology::bind_current_thread_to_core(int core) {
 #endif
 }
 
+ScopedCoreBinding::ScopedCoreBinding(int core) {
+#ifdef HETLA_HAVE_HWLOC
+  Topology& topo = Topology::get();
+  if (core < 0 || !topo.topo_) return;
+  auto t = static_cast<hwloc_topology_t>(topo.topo_);
+  hwloc_bitmap_t saved = hwloc_bitmap_alloc();
+  if (!saved) return;
+  if (hwloc_get_cpubind(t, saved, HWLOC_CPUBIND_THREAD) != 0 || !topo.bind_current_thread_to_core(core)) {
+    hwloc_bitmap_free(saved);
+    return;
+  }
+  saved_ = saved;
+#else
+  (void)core;
+#endif
+}
+
+ScopedCoreBinding::~ScopedCoreBinding() {
+#ifdef HETLA_HAVE_HWLOC
+  if (!saved_) return;
+  auto saved = static_cast<hwloc_bitmap_t>(saved_);
+  hwloc_set_cpubind(static_cast<hwloc_topology_t>(Topology::get().topo_), saved, HWLOC_CPUBIND_THREAD);
+  hwloc_bitmap_free(saved);
+#endif
+}
+
 }  // namespace hetla::util
