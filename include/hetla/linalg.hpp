@@ -29,8 +29,8 @@ enum class Panels : uint8_t { Cholesky, LU, QR };
 /// Tile size used when Options::nb == 0.
 template <typename T> int64_t default_tile_size(int64_t n);
 /// Tile size a factorization with `panels` uses when Options::nb == 0: as
-/// above, except QR on a context of host cores alone, which takes tiles of at
-/// most 128 (geqrf, gels, ungqr, unmqr).
+/// above, except on a context of host cores alone, where QR (geqrf, gels,
+/// ungqr, unmqr) takes tiles of at most 128 and LU (getrf, getrs, gesv) 192.
 template <typename T> int64_t default_tile_size(int64_t n, Panels panels);
 
 /// The two-level hybrid tiling (seed 004) of an order-n problem for the

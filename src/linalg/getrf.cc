@@ -85,7 +85,7 @@ template <typename T> int64_t getrf(int64_t m, int64_t n, T* A, int64_t lda, int
   if (m == 0 || n == 0) return 0;
   detail::require(ipiv != nullptr, 5, name, "ipiv is null");
   detail::CallScope scope;  // the tiling is planned for this context's devices
-  const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(std::min(m, n));
+  const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(std::min(m, n), Panels::LU);
   auto M = Matrix<T>::view(m, n, A, lda,
                            detail::call_tiling(scope.rt(), opts.distribution, n, nb, Panels::LU));
   return getrf_tiles(M, ipiv, opts);

@@ -9,27 +9,39 @@
 
 namespace hetla {
 
-template <typename T> int64_t default_tile_size(int64_t n) {
-  // Large real problems: bigger tiles make the trailing GEMMs more efficient
-  // (dpotrf n = 8000: nb 384 at 100 GFLOP/s vs 94 at nb 256).
-  int64_t nb = is_complex_v<T> ? 192 : (n >= 6000 ? 384 : 256);
-  // Below ~4 tile columns per worker the DAG starves the cores: shrink tiles.
+namespace {
+// Below ~4 tile columns per worker the DAG starves the cores: shrink tiles.
+int64_t fit_workers(int64_t nb, int64_t n) {
   const int64_t workers = std::max(1, num_threads());
   while (nb > 64 && n / nb < 4 * workers) nb /= 2;
   return nb;
 }
 
-template <typename T> int64_t default_tile_size(int64_t n, Panels panels) {
-  const int64_t nb = default_tile_size<T>(n);
-  if (panels != Panels::QR) return nb;
-  // A QR panel (a recursive QR on one core) costs ~2 m nb^2 flops at under half of GEMM
-  // speed, so its share of the work grows with nb, while the trailing larfb
-  // (GEMMs of inner dimension nb) gains only ~3% from 128 to 256. Measured on
-  // 2 cores: dgeqrf n=4000 111-116 GFLOP/s at nb 128 vs 107-112 at 256 (8000:
-  // equal), zgeqrf n=2000 +6%, dgels 6000x3000 +4%. Accelerators want large
-  // tiles for their GEMMs: they keep the general size.
+bool host_cores_alone() {
   std::lock_guard<std::recursive_mutex> lock(detail::call_mutex());
-  return detail::runtime().num_devices() == 1 ? std::min<int64_t>(nb, 128) : nb;
+  return detail::runtime().num_devices() == 1;
+}
+}  // namespace
+
+template <typename T> int64_t default_tile_size(int64_t n) {
+  // Large real problems: bigger tiles make the trailing GEMMs more efficient
+  // (dpotrf n = 8000: nb 384 at 100 GFLOP/s vs 94 at nb 256).
+  return fit_workers(is_complex_v<T> ? 192 : (n >= 6000 ? 384 : 256), n);
+}
+
+template <typename T> int64_t default_tile_size(int64_t n, Panels panels) {
+  // Accelerators want large tiles for their GEMMs: they keep the general size.
+  if (panels == Panels::Cholesky || !host_cores_alone()) return default_tile_size<T>(n);
+  // A QR panel (a recursive QR on one core) costs ~2 m nb^2 flops at under
+  // half of GEMM speed, so its share of the work grows with nb, while the
+  // trailing larfb (GEMMs of inner dimension nb) gains only ~3% from 128 to
+  // 256. Measured on 2 cores: dgeqrf n=4000 111-116 GFLOP/s at nb 128 vs
+  // 107-112 at 256 (8000: equal), zgeqrf n=2000 +6%, dgels 6000x3000 +4%.
+  if (panels == Panels::QR) return std::min<int64_t>(default_tile_size<T>(n), 128);
+  // LU: the same trade between panel (OpenBLAS getrf on one core) and
+  // trailing GEMMs settles at 192: dgetrf n=2000 +2.5% over 128, n=4000 and
+  // 6000 +1-3% over 256, n=8000 equal to 384.
+  return fit_workers(192, n);
 }
 
 template int64_t default_tile_size<float>(int64_t);

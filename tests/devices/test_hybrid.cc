@@ -368,18 +368,22 @@ TEST(HybridDefault, ContextDefaultFallsBackForUniformMatrices) {
   finalize();
 }
 
-TEST(DefaultTileSize, QrTakesSmallTilesOnHostCoresAlone) {
-  // QR's panel cost grows with the tile size: on host cores alone its default
-  // is capped at 128; with an accelerator QR keeps the general size.
+TEST(DefaultTileSize, FactorizationsFollowTheirPanelsOnHostCoresAlone) {
+  // Panels cost more with larger tiles: on host cores alone QR's default is
+  // capped at 128 and LU's is 192; with an accelerator both keep the general
+  // size (large tiles for the accelerator's GEMMs).
   Config cfg;
   cfg.devices = "cpu";
   init(cfg);
   EXPECT_LE(default_tile_size<double>(8000, Panels::QR), 128);
-  EXPECT_EQ(default_tile_size<double>(8000, Panels::LU), default_tile_size<double>(8000));
+  EXPECT_EQ(default_tile_size<double>(8000, Panels::LU), 192);
+  EXPECT_EQ(default_tile_size<double>(8000, Panels::Cholesky), default_tile_size<double>(8000));
   EXPECT_EQ(default_tile_size<double>(100, Panels::QR), default_tile_size<double>(100));  // already small
+  EXPECT_LE(default_tile_size<double>(100, Panels::LU), 64);  // still 4 tile columns per worker
   cfg.devices = "cpu,emu:speed=0.5";
   init(cfg);
-  EXPECT_EQ(default_tile_size<double>(8000, Panels::QR), default_tile_size<double>(8000));
+  for (Panels p : {Panels::Cholesky, Panels::LU, Panels::QR})
+    EXPECT_EQ(default_tile_size<double>(8000, p), default_tile_size<double>(8000));
   EXPECT_GT(default_tile_size<double>(8000, Panels::QR), 128);
   finalize();
 }

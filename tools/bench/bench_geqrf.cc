@@ -56,9 +56,8 @@ template <typename T> std::vector<T> lapack_q(int64_t m, int64_t k, const std::v
 
 template <typename T> Record run_geqrf(const BenchConfig& c) {
   const int64_t m = rows_of(c), n = c.n, lda = std::max<int64_t>(1, m), k = std::min(m, n);
-  LinalgResult r = start_result<T>(c, m, n, 0);
+  LinalgResult r = start_result<T>(c, m, n, 0, Panels::QR);
   r.nb = qr_tile_size<T>(c, m, n);
-  r.panels = Panels::QR;
   r.flops = geqrf_flops<T>(static_cast<double>(m), static_cast<double>(n));
   const auto A0 = bench::random_matrix<T>(m, n, lda, 6000 + static_cast<uint64_t>(m + n));
   std::vector<T> A, tau(static_cast<std::size_t>(k));
@@ -76,9 +75,8 @@ template <typename T> Record run_geqrf(const BenchConfig& c) {
 template <typename T> Record run_gels(const BenchConfig& c) {
   const int64_t m = rows_of(c), n = c.n, nrhs = c.nrhs, lda = std::max<int64_t>(1, m);
   const int64_t ldb = std::max<int64_t>({1, m, n});
-  LinalgResult r = start_result<T>(c, m, n, nrhs);
+  LinalgResult r = start_result<T>(c, m, n, nrhs, Panels::QR);
   r.nb = qr_tile_size<T>(c, m, n);
-  r.panels = Panels::QR;
   r.tiled_n = std::min(m, n);
   r.flops = gels_flops<T>(static_cast<double>(m), static_cast<double>(n), static_cast<double>(nrhs));
   const auto A0 = bench::random_matrix<T>(m, n, lda, 7000 + static_cast<uint64_t>(m + n));
@@ -100,9 +98,8 @@ template <typename T> Record run_gels(const BenchConfig& c) {
 
 template <typename T> Record run_orgqr(const BenchConfig& c) {
   const int64_t m = std::max(rows_of(c), c.n), n = c.n, lda = std::max<int64_t>(1, m);
-  LinalgResult r = start_result<T>(c, m, n, 0);
+  LinalgResult r = start_result<T>(c, m, n, 0, Panels::QR);
   r.nb = qr_tile_size<T>(c, m, n);
-  r.panels = Panels::QR;
   r.flops = ungqr_flops<T>(static_cast<double>(m), static_cast<double>(n), static_cast<double>(n));
   auto F = bench::random_matrix<T>(m, n, lda, 9000 + static_cast<uint64_t>(m + n));
   std::vector<T> tau(static_cast<std::size_t>(n)), A;

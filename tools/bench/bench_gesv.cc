@@ -9,7 +9,7 @@ namespace {
 
 template <typename T> Record run(const BenchConfig& c) {
   const int64_t n = c.n, nrhs = c.nrhs, lda = std::max<int64_t>(1, n), ldb = lda;
-  LinalgResult r = start_result<T>(c, n, n, nrhs);
+  LinalgResult r = start_result<T>(c, n, n, nrhs, Panels::LU);
   r.flops = flops::gesv<T>(static_cast<double>(n), static_cast<double>(nrhs));
   const auto A0 = bench::random_matrix<T>(n, n, lda, 7000 + static_cast<uint64_t>(n));
   const auto B0 = bench::random_matrix<T>(n, nrhs, ldb, 8000 + static_cast<uint64_t>(n));

@@ -10,8 +10,7 @@ namespace {
 
 template <typename T> Record run(const BenchConfig& c) {
   const int64_t m = c.m < 0 ? c.n : c.m, n = c.n, lda = std::max<int64_t>(1, m);
-  LinalgResult r = start_result<T>(c, m, n, 0);
-  r.panels = Panels::LU;
+  LinalgResult r = start_result<T>(c, m, n, 0, Panels::LU);
   r.flops = flops::getrf<T>(static_cast<double>(m), static_cast<double>(n));
   const auto A0 = bench::random_matrix<T>(m, n, lda, 6000 + static_cast<uint64_t>(m + n));
   std::vector<T> A;

@@ -174,13 +174,17 @@ void time_against_vendor(const BenchConfig& c, LinalgResult& r, Reset&& reset, W
   r.baseline_seconds = theirs;
 }
 
-/// Sizes and tile size (--nb, or hetla::default_tile_size<T>(n)).
-template <typename T> LinalgResult start_result(const BenchConfig& c, int64_t m, int64_t n, int64_t nrhs) {
+/// Sizes, the routine's panels and tile size (--nb, or
+/// hetla::default_tile_size<T>(n, panels)).
+template <typename T>
+LinalgResult start_result(const BenchConfig& c, int64_t m, int64_t n, int64_t nrhs,
+                          hetla::Panels panels = hetla::Panels::Cholesky) {
   LinalgResult r;
   r.m = m;
   r.n = n;
   r.nrhs = nrhs;
-  r.nb = c.nb > 0 ? c.nb : hetla::default_tile_size<T>(n);
+  r.panels = panels;
+  r.nb = c.nb > 0 ? c.nb : hetla::default_tile_size<T>(n, panels);
   return r;
 }
 
