@@ -23,7 +23,7 @@ struct Options {
 
 /// The factorization a tiling is planned for: its panels stay on the host
 /// cores (a hybrid tiling shrinks their share of the columns by the panels'
-/// time; QR's default tile size follows its panel's cost).
+/// time; the default tile sizes of LU and QR follow their panels' cost).
 enum class Panels : uint8_t { Cholesky, LU, QR };
 
 /// Tile size used when Options::nb == 0.

@@ -126,9 +126,9 @@ template <typename T> std::vector<Tile<T>> tiles_of(const std::vector<Ref<T>>& r
 /// Householder QR of a panel (the tiles of one tile column, top to bottom):
 /// V and R overwrite it in LAPACK's storage, tau[0, kp) receives the scalar
 /// factors (kp = min(rows, cols)), Tt the kp x kp triangle T and Vd the
-/// diagonal tile's part of V (see above). A recursive QR (geqrt_recursive) builds T while it
-/// factors; a panel wider than tall (the last one of a wide matrix) uses
-/// geqrf + larft.
+/// diagonal tile's part of V (see above). A recursive QR (geqrt_recursive)
+/// builds T while it factors; a panel wider than tall (the last one of a wide
+/// matrix) uses geqrf + larft.
 template <typename T> void geqrf_panel(rt::Runtime& rt, std::vector<Ref<T>> panel, T* tau, Ref<T> Tt, Ref<T> Vd,
                                        Opts o) {
   auto acc = qr::accesses(panel, rt::Mode::ReadWrite, {rt::W(Tt.h), rt::W(Vd.h)});
