@@ -86,9 +86,10 @@ template <typename T> Record run_gemm(const BenchConfig& c) {
     reset();
     split = split_json(gemm_split(opts, size, std::is_same_v<real_t<T>, double>));
   };
-  r.seconds = best_time(c.repeat, reset_and_split, [&] {
-    hetla::gemm(ta, tb, m, n, k, alpha, A.data(), lda, B.data(), ldb, beta, C.data(), ldc, opts);
-  });
+  time_against_vendor(
+      c, r, reset_and_split,
+      [&] { hetla::gemm(ta, tb, m, n, k, alpha, A.data(), lda, B.data(), ldb, beta, C.data(), ldc, opts); },
+      [&] { blas::gemm(ta, tb, m, n, k, alpha, A.data(), lda, B.data(), ldb, beta, C.data(), ldc); });
   if (c.check) {
     const auto x = bench::random_matrix<T>(n, 1, std::max<int64_t>(1, n), 8400);
     std::vector<T> y(static_cast<std::size_t>(k)), z(static_cast<std::size_t>(m));
@@ -101,11 +102,6 @@ template <typename T> Record run_gemm(const BenchConfig& c) {
                          norm2(x) * static_cast<double>(std::max<int64_t>(1, k)) * bench::eps<T>();
     r.residual = scale > 0 ? norm2(z) / scale : norm2(z);
   }
-  if (c.baseline)
-    r.baseline_seconds = with_vendor_threads(c.threads, [&] {
-      return best_time(c.repeat, reset,
-                       [&] { blas::gemm(ta, tb, m, n, k, alpha, A.data(), lda, B.data(), ldb, beta, C.data(), ldc); });
-    });
   return with_extras(c, r, k, split);
 }
 
@@ -126,8 +122,9 @@ template <typename T> Record run_syrk(const BenchConfig& c) {
   const real_t<T> alpha = 1.25, beta = -0.5;
   std::vector<T> C;
   auto reset = [&] { C = C0; };
-  r.seconds = best_time(c.repeat, reset,
-                        [&] { hetla::herk<T>(c.uplo, op, n, k, alpha, A.data(), lda, beta, C.data(), ldc, opts); });
+  time_against_vendor(
+      c, r, reset, [&] { hetla::herk<T>(c.uplo, op, n, k, alpha, A.data(), lda, beta, C.data(), ldc, opts); },
+      [&] { blas::herk(c.uplo, op, n, k, alpha, A.data(), lda, beta, C.data(), ldc); });
   if (c.check) {
     const auto Cf = bench::full_hermitian(c.uplo, n, C.data(), ldc);
     const auto C0f = bench::full_hermitian(c.uplo, n, C0.data(), ldc);
@@ -143,11 +140,6 @@ template <typename T> Record run_syrk(const BenchConfig& c) {
                          static_cast<double>(std::max<int64_t>(1, k)) * bench::eps<T>();
     r.residual = scale > 0 ? norm2(z) / scale : norm2(z);
   }
-  if (c.baseline)
-    r.baseline_seconds = with_vendor_threads(c.threads, [&] {
-      return best_time(c.repeat, reset,
-                       [&] { blas::herk(c.uplo, op, n, k, alpha, A.data(), lda, beta, C.data(), ldc); });
-    });
   return with_extras(c, r, k, "");
 }
 
@@ -166,9 +158,10 @@ template <typename T> Record run_trsm(const BenchConfig& c) {
   const T alpha = T(1.5);
   std::vector<T> B;
   auto reset = [&] { B = B0; };
-  r.seconds = best_time(c.repeat, reset, [&] {
-    hetla::trsm<T>(Side::Left, c.uplo, op, Diag::NonUnit, m, n, alpha, A.data(), lda, B.data(), ldb, opts);
-  });
+  time_against_vendor(
+      c, r, reset,
+      [&] { hetla::trsm<T>(Side::Left, c.uplo, op, Diag::NonUnit, m, n, alpha, A.data(), lda, B.data(), ldb, opts); },
+      [&] { blas::trsm(Side::Left, c.uplo, op, Diag::NonUnit, m, n, alpha, A.data(), lda, B.data(), ldb); });
   if (c.check) {
     std::vector<T> At(static_cast<std::size_t>(m) * m, T(0));  // the referenced triangle only
     for (int64_t j = 0; j < m; ++j)
@@ -184,12 +177,6 @@ template <typename T> Record run_trsm(const BenchConfig& c) {
         static_cast<double>(std::max<int64_t>(1, m)) * bench::eps<T>();
     r.residual = scale > 0 ? norm2(z) / scale : norm2(z);
   }
-  if (c.baseline)
-    r.baseline_seconds = with_vendor_threads(c.threads, [&] {
-      return best_time(c.repeat, reset, [&] {
-        blas::trsm(Side::Left, c.uplo, op, Diag::NonUnit, m, n, alpha, A.data(), lda, B.data(), ldb);
-      });
-    });
   return with_extras(c, r, m, "");
 }
 
