@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <complex>
+#include <limits>
 #include <cstdint>
 #include <vector>
 
@@ -134,6 +136,44 @@ TYPED_TEST(Geqrf, RecursivePanelMatchesLapackGeqrt3) {
     EXPECT_LT(bench::qr_residual(c.m, c.n, A0.data(), lda, A.data(), lda, tau.data()), kThreshold);
     for (int64_t j = 0; j < c.n; ++j)  // the padding rows are not touched
       for (int64_t i = c.m; i < lda; ++i) ASSERT_EQ(A[i + j * lda], A0[i + j * lda]);
+  }
+}
+
+TYPED_TEST(Geqrf, HardMatrices) {
+  // Columns graded over 24 orders of magnitude, exact rank deficiency
+  // (repeated and zero columns, also a whole zero first panel), and entries
+  // near the overflow and underflow thresholds: the factorization stays
+  // backward stable and Q orthonormal (panels of 32 columns: recursive panels
+  // with several leaves).
+  using T = TypeParam;
+  using R = real_t<T>;
+  const int64_t m = 150, n = 100, lda = m + 1, nb = 32;
+  const auto base = bench::random_matrix<T>(m, n, lda, 77);
+  auto graded = base, deficient = base, zero_panel = base, big = base, small = base;
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < m; ++i) {
+      const auto at = static_cast<std::size_t>(i + j * lda);
+      graded[at] *= T(std::pow(R(10), -R(std::is_same_v<R, float> ? 6 : 24) * R(j) / R(n)));
+      if (j % 3 == 2) deficient[at] = j % 2 ? T(0) : deficient[at - static_cast<std::size_t>(lda)];
+      if (j < nb) zero_panel[at] = T(0);
+      big[at] *= T(std::numeric_limits<R>::max() / R(16 * m));
+      small[at] *= T(std::numeric_limits<R>::min() * R(1 << 20));
+    }
+  const std::pair<const char*, const std::vector<T>*> cases[] = {
+      {"graded", &graded}, {"rank deficient", &deficient}, {"zero first panel", &zero_panel},
+      {"near overflow", &big}, {"near underflow", &small}};
+  for (const auto& [name, A0] : cases) {
+    SCOPED_TRACE(name);
+    auto A = *A0;
+    std::vector<T> tau(static_cast<std::size_t>(n));
+    geqrf<T>(m, n, A.data(), lda, tau.data(), {nb});
+    for (const T& x : A) ASSERT_TRUE(std::isfinite(std::abs(x)));
+    EXPECT_LT(bench::qr_residual(m, n, A0->data(), lda, A.data(), lda, tau.data()), kThreshold);
+    std::vector<T> Q(static_cast<std::size_t>(m * n));
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = 0; i < m; ++i) Q[i + j * m] = A[i + j * lda];
+    blas::ungqr(m, n, n, Q.data(), m, tau.data());
+    EXPECT_LT(bench::orthogonality_residual(m, n, Q.data(), m), kThreshold);
   }
 }
 
