@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "hetla/hetla.hpp"
+#include "matgen.hpp"
 #include "util/hwloc_topology.hpp"
 
 namespace hetla {
@@ -17,13 +18,6 @@ cpu_set_t current_affinity() {
   CPU_ZERO(&set);
   EXPECT_EQ(sched_getaffinity(0, sizeof set, &set), 0);
   return set;
-}
-
-std::vector<double> spd(int64_t n) {
-  std::vector<double> A(static_cast<std::size_t>(n * n), 0.0);
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t i = 0; i < n; ++i) A[i + j * n] = i == j ? 2.0 * n : 1.0 / (1.0 + i + j);
-  return A;
 }
 
 TEST(CallerBinding, BoundToCoreZeroDuringACallAndGivenBackAfter) {
@@ -46,13 +40,13 @@ TEST(CallerBinding, BoundToCoreZeroDuringACallAndGivenBackAfter) {
   EXPECT_TRUE(unchanged());
 
   const int64_t n = 300;
-  auto A = spd(n);
+  auto A = bench::random_hpd<double>(n, n, 5);
   ASSERT_EQ(potrf<double>(Uplo::Lower, n, A.data(), n, Options{64}), 0);
   EXPECT_TRUE(unchanged());
 
   cfg.pin_threads = false;  // unpinned workers: the caller is left alone as well
   init(cfg);
-  A = spd(n);
+  A = bench::random_hpd<double>(n, n, 5);
   ASSERT_EQ(potrf<double>(Uplo::Lower, n, A.data(), n, Options{64}), 0);
   EXPECT_TRUE(unchanged());
   finalize();
