@@ -1,4 +1,5 @@
-// hetla bench matpoly | expm | cosm | sinm: matrix polynomials and functions,
+// hetla bench matpoly | expm | cosm | sinm: the matrix-function family (matrix
+// polynomials and functions),
 // whose products are hetla::gemm calls over every device of the context.
 //
 // matpoly: P = sum a_i X^i, X random with ||X||_1 about 1, a_i random in
@@ -20,7 +21,6 @@
 #include "bench/common.hpp"
 #include "checks_matfun.hpp"
 #include "hetla/matfun.hpp"
-#include "kernels/host/lapack_lu.hpp"
 
 namespace hetla::cli {
 namespace {
@@ -32,7 +32,7 @@ template <typename T> struct Host {
   int64_t products = 0;
   std::vector<T> make() const { return std::vector<T>(static_cast<std::size_t>(n * n), T(0)); }
   void gemm(T alpha, const std::vector<T>& A, const std::vector<T>& B, T beta, std::vector<T>& C) {
-    blas::gemm(Op::NoTrans, Op::NoTrans, n, n, n, alpha, A.data(), n, B.data(), n, beta, C.data(), n);
+    vendor::gemm(Op::NoTrans, Op::NoTrans, n, n, n, alpha, A.data(), n, B.data(), n, beta, C.data(), n);
     ++products;
   }
   /// Y = beta Y + sum c_k X_k + alpha I
@@ -141,7 +141,7 @@ template <typename T> void host_expm(int64_t n, const std::vector<T>& A0, int m,
   h.lincomb(T(0), Uo, {{T(1), &V}, {T(-1), &U}}, T(0));
   h.lincomb(T(0), E, {{T(1), &V}, {T(1), &U}}, T(0));
   std::vector<lapack_int> ipiv(static_cast<std::size_t>(n));
-  blas::gesv(n, n, Uo.data(), n, ipiv.data(), E.data(), n);
+  vendor::gesv(n, n, Uo.data(), n, ipiv.data(), E.data(), n);
   for (int64_t i = 0; i < s; ++i) {
     h.gemm(T(1), E, E, T(0), U);
     std::swap(E, U);
@@ -273,41 +273,35 @@ double fn_bytes(const BenchConfig& c) {  // about 12 n^2 in the library, inputs,
 }
 
 const Registrar reg_matpoly(
-    {"matpoly",
-     "matrix polynomial P = sum a_i X^i, --degree D, --method horner|ps (baseline: the same method with the "
-     "vendor GEMM on all threads)",
-     kOptDegree | kOptMethod | kOptNb | kOptPrecision | kOptCheck | kOptBaseline | kOptRepeat | kOptThreads, 2000,
-     true,
-     [](const BenchConfig& c) { return with_precision(c.precision, [&]<typename T>() { return run_matpoly<T>(c); }); },
-     [](const BenchConfig& c) {  // X, P, powers (about sqrt(d)), 2 buffers; baseline the same again
-       const double n2 = static_cast<double>(c.n) * static_cast<double>(c.n);
-       const double live = 4.0 + std::ceil(std::sqrt(static_cast<double>(std::max(c.degree, 1))));
-       return scalar_bytes(c.precision, (c.baseline ? 2 : 1) * live * n2);
-     }});
-const Registrar reg_expm({"expm",
-                          "matrix exponential, scaling and squaring with Pade (baseline: the same degree and "
-                          "scaling on the host with the vendor BLAS/LAPACK)",
-                          kFnOptions, 1000, true,
-                          [](const BenchConfig& c) {
-                            return with_precision(c.precision, [&]<typename T>() { return run_fn<T>(c, Fn::Exp); });
-                          },
-                          fn_bytes});
-const Registrar reg_cosm({"cosm",
-                          "matrix cosine, Taylor (Paterson-Stockmeyer) with double-angle recovery (baseline: "
-                          "the same degree and scaling on the host with the vendor BLAS)",
-                          kFnOptions, 1000, true,
-                          [](const BenchConfig& c) {
-                            return with_precision(c.precision, [&]<typename T>() { return run_fn<T>(c, Fn::Cos); });
-                          },
-                          fn_bytes});
-const Registrar reg_sinm({"sinm",
-                          "matrix sine, Taylor (Paterson-Stockmeyer) with double-angle recovery (baseline: "
-                          "the same degree and scaling on the host with the vendor BLAS)",
-                          kFnOptions, 1000, true,
-                          [](const BenchConfig& c) {
-                            return with_precision(c.precision, [&]<typename T>() { return run_fn<T>(c, Fn::Sin); });
-                          },
-                          fn_bytes});
+    {.name = "matpoly",
+     .summary = "matrix polynomial P = sum a_i X^i, --degree D, --method horner|ps (baseline: the same method "
+                "with the vendor GEMM on all threads)",
+     .options = kOptDegree | kOptMethod | kOptNb | kOptPrecision | kOptCheck | kOptBaseline | kOptRepeat |
+                kOptThreads},
+    []<typename T>(const BenchConfig& c) { return run_matpoly<T>(c); },
+    [](const BenchConfig& c) {  // X, P, powers (about sqrt(d)), 2 buffers; baseline the same again
+      const double n2 = static_cast<double>(c.n) * static_cast<double>(c.n);
+      const double live = 4.0 + std::ceil(std::sqrt(static_cast<double>(std::max(c.degree, 1))));
+      return scalar_bytes(c.precision, (c.baseline ? 2 : 1) * live * n2);
+    });
+const Registrar reg_expm({.name = "expm",
+                          .summary = "matrix exponential, scaling and squaring with Pade (baseline: the same "
+                                     "degree and scaling on the host with the vendor BLAS/LAPACK)",
+                          .options = kFnOptions,
+                          .default_n = 1000},
+                         []<typename T>(const BenchConfig& c) { return run_fn<T>(c, Fn::Exp); }, fn_bytes);
+const Registrar reg_cosm({.name = "cosm",
+                          .summary = "matrix cosine, Taylor (Paterson-Stockmeyer) with double-angle recovery "
+                                     "(baseline: the same degree and scaling on the host with the vendor BLAS)",
+                          .options = kFnOptions,
+                          .default_n = 1000},
+                         []<typename T>(const BenchConfig& c) { return run_fn<T>(c, Fn::Cos); }, fn_bytes);
+const Registrar reg_sinm({.name = "sinm",
+                          .summary = "matrix sine, Taylor (Paterson-Stockmeyer) with double-angle recovery "
+                                     "(baseline: the same degree and scaling on the host with the vendor BLAS)",
+                          .options = kFnOptions,
+                          .default_n = 1000},
+                         []<typename T>(const BenchConfig& c) { return run_fn<T>(c, Fn::Sin); }, fn_bytes);
 
 }  // namespace
 }  // namespace hetla::cli

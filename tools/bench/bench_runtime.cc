@@ -86,9 +86,13 @@ Record run(const BenchConfig& c) {
   return rec;
 }
 
-const Registrar reg({"runtime",
-                     "task-runtime overhead with empty tasks (chain, fan, fan-out); -n = tasks per shape",
-                     kOptRepeat | kOptThreads, 200000, false, run});
+const Registrar reg_runtime(
+    {.name = "runtime",
+     .summary = "task-runtime overhead with empty tasks (chain, fan, fan-out); -n = tasks per shape",
+     .options = kOptRepeat | kOptThreads,
+     .default_n = 200000,
+     .library = false},
+    run);
 
 }  // namespace
 }  // namespace hetla::cli

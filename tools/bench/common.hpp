@@ -24,17 +24,6 @@
 
 namespace hetla::cli {
 
-/// Calls f.template operator()<T>() with T the scalar type of precision p.
-template <typename F> decltype(auto) with_precision(char p, F&& f) {
-  switch (p) {
-    case 's': return f.template operator()<float>();
-    case 'd': return f.template operator()<double>();
-    case 'c': return f.template operator()<std::complex<float>>();
-    case 'z': return f.template operator()<std::complex<double>>();
-  }
-  throw UsageError(std::string("unknown precision '") + p + "'");
-}
-
 /// Task trace of the timed hetla runs. While a TraceCapture exists (one per
 /// configuration, created by `hetla bench`), best_time() installs a recorder
 /// on the library runtime around every timed run and keeps the last run's

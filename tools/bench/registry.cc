@@ -12,7 +12,7 @@ std::vector<std::unique_ptr<Routine>>& table() {
 }
 }  // namespace
 
-Registrar::Registrar(Routine r) { table().push_back(std::make_unique<Routine>(std::move(r))); }
+void register_routine(Routine r) { table().push_back(std::make_unique<Routine>(std::move(r))); }
 
 std::vector<const Routine*> routines() {
   std::vector<const Routine*> out;

@@ -1,41 +1,47 @@
-// Routines that `hetla bench` can measure.
+// Routines that `hetla bench` can measure, and the one way to register them.
 //
-// How to add a routine (e.g. getrf): create tools/bench/bench_getrf.cc (the
-// CMake glob tools/bench/bench_*.cc picks it up) containing
+// Benchmarks are grouped by family, one file each (the CMake glob
+// tools/bench/bench_*.cc picks them up): bench_cholesky.cc (potrf, potrs,
+// posv), bench_lu.cc (getrf, gesv), bench_qr.cc (geqrf, gels, orgqr),
+// bench_blas3.cc (gemm, syrk, trsm), bench_matfun.cc (matpoly, expm, cosm,
+// sinm), bench_runtime.cc (runtime). Vendor (OpenBLAS/LAPACKE) routines, the
+// --baseline, come only through bench/vendor.hpp.
+//
+// How to add a routine (e.g. getrf, in its family's file):
 //
 //   #include "bench/common.hpp"
 //   namespace hetla::cli {
 //   namespace {
-//   template <typename T> Record run(const BenchConfig& c) {
+//   template <typename T> Record run_getrf(const BenchConfig& c) {
 //     const int64_t m = c.m < 0 ? c.n : c.m, n = c.n;
 //     LinalgResult r = start_result<T>(c, m, n, 0);      // sizes and tile size
 //     r.flops = ...;                                     // LAWN 41 count (add it to flops.hpp)
-//     const auto A0 = bench::random_matrix<T>(m, n, m, seed);   // matgen.hpp
+//     const auto A0 = bench::random_matrix<T>(m, n, m, seed);   // checks/matgen.hpp
 //     std::vector<T> A;
 //     auto reset = [&] { A = A0; };                      // fresh input, not timed
-//     r.seconds = best_time(c.repeat, reset, [&] { r.info = hetla::getrf(...); });
-//     if (c.check) r.residual = ...;                     // a checks.hpp residual on A
-//     if (c.baseline)                                    // vendor LAPACK on all workers' threads
-//       r.baseline_seconds = with_vendor_threads(c.threads, [&] {
-//         return best_time(c.repeat, reset, [&] { r.baseline_info = LAPACKE_?getrf_work(...); }); });
+//     time_against_vendor(c, r, reset, [&] { r.info = hetla::getrf(...); },   // hetla and, with
+//                         [&] { r.baseline_info = vendor::getrf(...); });     // --baseline, the vendor
+//     if (c.check) r.residual = ...;                     // a checks/checks*.hpp residual on A
 //     return make_record(c, r);                          // the standard JSON/table fields
 //   }
-//   const Registrar reg({"getrf", "LU factorization with partial pivoting",
-//                        kOptM | kOptNb | kOptPrecision | kOptCheck | kOptBaseline | kOptRepeat | kOptThreads,
-//                        /*default_n=*/2000, /*library=*/true,
-//                        [](const BenchConfig& c) { return with_precision(c.precision, [&]<typename T>() {
-//                          return run<T>(c); }); },
-//                        [](const BenchConfig& c) { return ...bytes for inputs, copies and checks...; }});
+//   const Registrar getrf({.name = "getrf", .summary = "LU factorization with partial pivoting",
+//                          .options = kOptM | kOptNb | kOptPrecision | kOptCheck | kOptBaseline | kOptRepeat |
+//                                     kOptThreads},
+//                         []<typename T>(const BenchConfig& c) { return run_getrf<T>(c); },
+//                         [](const BenchConfig& c) { return ...bytes for inputs, copies and checks...; });
 //   }  // namespace
 //   }  // namespace hetla::cli
 //
 // `options` lists the bench options the routine accepts; any other one given
-// on the command line is rejected with exit code 2. `run` measures one
+// on the command line is rejected with exit code 2. The run measures one
 // configuration (one size, one precision) and returns its record.
 #pragma once
+#include <complex>
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cli.hpp"
@@ -101,9 +107,50 @@ struct Routine {
 std::vector<const Routine*> routines();
 const Routine* find_routine(std::string_view name);
 
-/// Registers a routine at static-initialisation time.
+/// Calls f.template operator()<T>() with T the scalar type of precision p.
+template <typename F> decltype(auto) with_precision(char p, F&& f) {
+  switch (p) {
+    case 's': return f.template operator()<float>();
+    case 'd': return f.template operator()<double>();
+    case 'c': return f.template operator()<std::complex<float>>();
+    case 'z': return f.template operator()<std::complex<double>>();
+  }
+  throw UsageError(std::string("unknown precision '") + p + "'");
+}
+
+/// What `hetla bench --help` and the option parser know of a routine.
+struct RoutineInfo {
+  std::string name;
+  std::string summary;
+  unsigned options = 0;      // BenchOption bits
+  int64_t default_n = 2000;  // -n when not given
+  bool library = true;       // runs through the hetla library context (hetla::init)
+};
+
+/// Adds a routine to the table (Registrar does this).
+void register_routine(Routine r);
+
+/// Registers a routine at static-initialisation time: the one registration
+/// helper every tools/bench/bench_*.cc uses, one namespace-scope constant per
+/// routine. `run` measures one configuration, either
+///   - a generic lambda []<typename T>(const BenchConfig&) -> Record, called
+///     with T the scalar type of --precision (s, d, c, z), or
+///   - a callable Record(const BenchConfig&), for routines without precision.
+/// `memory_bytes` (optional) estimates the bytes one configuration needs.
 struct Registrar {
-  explicit Registrar(Routine r);
+  template <typename Run>
+  Registrar(RoutineInfo info, Run run, std::function<double(const BenchConfig&)> memory_bytes = {}) {
+    Routine r{std::move(info.name), std::move(info.summary), info.options, info.default_n, info.library, {},
+              std::move(memory_bytes)};
+    if constexpr (std::is_invocable_r_v<Record, const Run&, const BenchConfig&>) {
+      r.run = std::move(run);
+    } else {
+      r.run = [run = std::move(run)](const BenchConfig& c) {
+        return with_precision(c.precision, [&]<typename T>() { return run.template operator()<T>(c); });
+      };
+    }
+    register_routine(std::move(r));
+  }
 };
 
 }  // namespace hetla::cli

@@ -1,4 +1,5 @@
-// hetla bench gemm | syrk | trsm: level-3 BLAS across the context's devices.
+// hetla bench gemm | syrk | trsm: the level-3 BLAS family, across the
+// context's devices.
 //
 // --check uses a random-vector test instead of a second full product (which
 // would double the run time at n = 8000 and needs another n^2 array):
@@ -18,14 +19,14 @@ namespace hetla::cli {
 namespace {
 
 template <typename T> double fro(int64_t m, int64_t n, const T* A, int64_t lda) {
-  return m == 0 || n == 0 ? 0.0 : static_cast<double>(blas::lange('F', m, n, A, lda));
+  return m == 0 || n == 0 ? 0.0 : static_cast<double>(vendor::lange('F', m, n, A, lda));
 }
 /// y = alpha op(A) x + beta y (A rows x cols as stored).
 template <typename T>
 void gemv(Op op, int64_t rows, int64_t cols, T alpha, const T* A, int64_t lda, const T* x, T beta, T* y) {
   const int64_t m = op == Op::NoTrans ? rows : cols, k = op == Op::NoTrans ? cols : rows;
   if (m == 0) return;
-  blas::gemm(op, Op::NoTrans, m, 1, k, alpha, A, lda, x, std::max<int64_t>(1, k), beta, y, m);
+  vendor::gemm(op, Op::NoTrans, m, 1, k, alpha, A, lda, x, std::max<int64_t>(1, k), beta, y, m);
 }
 template <typename T> double norm2(const std::vector<T>& v) {
   return fro<T>(static_cast<int64_t>(v.size()), 1, v.data(), std::max<std::size_t>(1, v.size()));
@@ -89,7 +90,7 @@ template <typename T> Record run_gemm(const BenchConfig& c) {
   time_against_vendor(
       c, r, reset_and_split,
       [&] { hetla::gemm(ta, tb, m, n, k, alpha, A.data(), lda, B.data(), ldb, beta, C.data(), ldc, opts); },
-      [&] { blas::gemm(ta, tb, m, n, k, alpha, A.data(), lda, B.data(), ldb, beta, C.data(), ldc); });
+      [&] { vendor::gemm(ta, tb, m, n, k, alpha, A.data(), lda, B.data(), ldb, beta, C.data(), ldc); });
   if (c.check) {
     const auto x = bench::random_matrix<T>(n, 1, std::max<int64_t>(1, n), 8400);
     std::vector<T> y(static_cast<std::size_t>(k)), z(static_cast<std::size_t>(m));
@@ -124,7 +125,7 @@ template <typename T> Record run_syrk(const BenchConfig& c) {
   auto reset = [&] { C = C0; };
   time_against_vendor(
       c, r, reset, [&] { hetla::herk<T>(c.uplo, op, n, k, alpha, A.data(), lda, beta, C.data(), ldc, opts); },
-      [&] { blas::herk(c.uplo, op, n, k, alpha, A.data(), lda, beta, C.data(), ldc); });
+      [&] { vendor::herk(c.uplo, op, n, k, alpha, A.data(), lda, beta, C.data(), ldc); });
   if (c.check) {
     const auto Cf = bench::full_hermitian(c.uplo, n, C.data(), ldc);
     const auto C0f = bench::full_hermitian(c.uplo, n, C0.data(), ldc);
@@ -161,7 +162,7 @@ template <typename T> Record run_trsm(const BenchConfig& c) {
   time_against_vendor(
       c, r, reset,
       [&] { hetla::trsm<T>(Side::Left, c.uplo, op, Diag::NonUnit, m, n, alpha, A.data(), lda, B.data(), ldb, opts); },
-      [&] { blas::trsm(Side::Left, c.uplo, op, Diag::NonUnit, m, n, alpha, A.data(), lda, B.data(), ldb); });
+      [&] { vendor::trsm(Side::Left, c.uplo, op, Diag::NonUnit, m, n, alpha, A.data(), lda, B.data(), ldb); });
   if (c.check) {
     std::vector<T> At(static_cast<std::size_t>(m) * m, T(0));  // the referenced triangle only
     for (int64_t j = 0; j < m; ++j)
@@ -182,38 +183,37 @@ template <typename T> Record run_trsm(const BenchConfig& c) {
 
 constexpr unsigned kCommon = kOptPrecision | kOptCheck | kOptBaseline | kOptRepeat | kOptThreads | kOptNb;
 
-const Registrar reg_gemm({"gemm", "C = alpha op(A) op(B) + beta C (m x n, inner k) split across devices",
-                          kCommon | kOptM | kOptK | kOptTrans | kOptWeights, 4000, true,
-                          [](const BenchConfig& c) {
-                            return with_precision(c.precision, [&]<typename T>() { return run_gemm<T>(c); });
-                          },
-                          [](const BenchConfig& c) {  // A, B, C0, C
-                            const double n = static_cast<double>(c.n), m = c.m < 0 ? n : static_cast<double>(c.m),
-                                         k = c.k < 0 ? n : static_cast<double>(c.k);
-                            return scalar_bytes(c.precision, m * k + k * n + 2 * m * n);
-                          }});
+const Registrar reg_gemm({.name = "gemm",
+                          .summary = "C = alpha op(A) op(B) + beta C (m x n, inner k) split across devices",
+                          .options = kCommon | kOptM | kOptK | kOptTrans | kOptWeights,
+                          .default_n = 4000},
+                         []<typename T>(const BenchConfig& c) { return run_gemm<T>(c); },
+                         [](const BenchConfig& c) {  // A, B, C0, C
+                           const double n = static_cast<double>(c.n), m = c.m < 0 ? n : static_cast<double>(c.m),
+                                        k = c.k < 0 ? n : static_cast<double>(c.k);
+                           return scalar_bytes(c.precision, m * k + k * n + 2 * m * n);
+                         });
 
-const Registrar reg_syrk({"syrk",
-                          "C = alpha op(A) op(A)^H + beta C on the --uplo triangle (herk for complex; "
-                          "op = --transa, A n x k)",
-                          kCommon | kOptK | kOptTrans | kOptUplo, 4000, true,
-                          [](const BenchConfig& c) {
-                            return with_precision(c.precision, [&]<typename T>() { return run_syrk<T>(c); });
-                          },
-                          [](const BenchConfig& c) {  // A, C0, C; the check adds two full n x n copies
-                            const double n = static_cast<double>(c.n), k = c.k < 0 ? n : static_cast<double>(c.k);
-                            return scalar_bytes(c.precision, n * k + (c.check ? 4 : 2) * n * n);
-                          }});
+const Registrar reg_syrk({.name = "syrk",
+                          .summary = "C = alpha op(A) op(A)^H + beta C on the --uplo triangle (herk for complex; "
+                                     "op = --transa, A n x k)",
+                          .options = kCommon | kOptK | kOptTrans | kOptUplo,
+                          .default_n = 4000},
+                         []<typename T>(const BenchConfig& c) { return run_syrk<T>(c); },
+                         [](const BenchConfig& c) {  // A, C0, C; the check adds two full n x n copies
+                           const double n = static_cast<double>(c.n), k = c.k < 0 ? n : static_cast<double>(c.k);
+                           return scalar_bytes(c.precision, n * k + (c.check ? 4 : 2) * n * n);
+                         });
 
-const Registrar reg_trsm({"trsm", "B = alpha op(A)^-1 B, A m x m triangular (--uplo, op = --transa), B m x n",
-                          kCommon | kOptM | kOptTrans | kOptUplo, 4000, true,
-                          [](const BenchConfig& c) {
-                            return with_precision(c.precision, [&]<typename T>() { return run_trsm<T>(c); });
-                          },
-                          [](const BenchConfig& c) {  // A, B0, B; the check adds the triangle of A
-                            const double n = static_cast<double>(c.n), m = c.m < 0 ? n : static_cast<double>(c.m);
-                            return scalar_bytes(c.precision, (c.check ? 2 : 1) * m * m + 2 * m * n);
-                          }});
+const Registrar reg_trsm({.name = "trsm",
+                          .summary = "B = alpha op(A)^-1 B, A m x m triangular (--uplo, op = --transa), B m x n",
+                          .options = kCommon | kOptM | kOptTrans | kOptUplo,
+                          .default_n = 4000},
+                         []<typename T>(const BenchConfig& c) { return run_trsm<T>(c); },
+                         [](const BenchConfig& c) {  // A, B0, B; the check adds the triangle of A
+                           const double n = static_cast<double>(c.n), m = c.m < 0 ? n : static_cast<double>(c.m);
+                           return scalar_bytes(c.precision, (c.check ? 2 : 1) * m * m + 2 * m * n);
+                         });
 
 }  // namespace
 }  // namespace hetla::cli

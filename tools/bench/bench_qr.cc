@@ -1,8 +1,8 @@
-// hetla bench geqrf / gels / orgqr: Householder QR, least squares, forming Q.
+// hetla bench geqrf | gels | orgqr: the QR family (Householder QR, least
+// squares, forming Q).
 #include "bench/common.hpp"
 #include "checks_qr.hpp"
 #include "hetla/qr.hpp"
-#include "kernels/host/lapack_qr.hpp"
 
 namespace hetla::cli {
 namespace {
@@ -50,7 +50,7 @@ template <typename T> std::vector<T> lapack_q(int64_t m, int64_t k, const std::v
   std::vector<T> Q(static_cast<std::size_t>(std::max<int64_t>(1, m) * k));
   for (int64_t j = 0; j < k; ++j)
     for (int64_t i = 0; i < m; ++i) Q[i + j * m] = F[i + j * ldf];
-  if (k > 0) blas::ungqr(m, k, k, Q.data(), std::max<int64_t>(1, m), tau.data());
+  if (k > 0) vendor::ungqr(m, k, k, Q.data(), std::max<int64_t>(1, m), tau.data());
   return Q;
 }
 
@@ -63,7 +63,7 @@ template <typename T> Record run_geqrf(const BenchConfig& c) {
   std::vector<T> A, tau(static_cast<std::size_t>(k));
   auto reset = [&] { A = A0; };
   time_against_vendor(c, r, reset, [&] { hetla::geqrf(m, n, A.data(), lda, tau.data(), {r.nb}); },
-                      [&] { r.baseline_info = blas::geqrf(m, n, A.data(), lda, tau.data()); });
+                      [&] { r.baseline_info = vendor::geqrf(m, n, A.data(), lda, tau.data()); });
   if (c.check) {  // the worse of ||A - Q R|| and ||I - Q^H Q||
     const auto Q = lapack_q(m, k, A, lda, tau);
     r.residual = std::max(bench::qr_residual(m, n, A0.data(), lda, A.data(), lda, tau.data()),
@@ -88,7 +88,7 @@ template <typename T> Record run_gels(const BenchConfig& c) {
   };
   time_against_vendor(
       c, r, reset, [&] { r.info = hetla::gels(Op::NoTrans, m, n, nrhs, A.data(), lda, B.data(), ldb, {r.nb}); },
-      [&] { r.baseline_info = blas::gels(Op::NoTrans, m, n, nrhs, A.data(), lda, B.data(), ldb); });
+      [&] { r.baseline_info = vendor::gels(Op::NoTrans, m, n, nrhs, A.data(), lda, B.data(), ldb); });
   if (c.check)  // least squares optimality (m >= n), backward error of the exact solution (m < n)
     r.residual = m >= n ? bench::least_squares_residual(Op::NoTrans, m, n, nrhs, A0.data(), lda, B.data(), ldb,
                                                         B0.data(), ldb)
@@ -103,10 +103,10 @@ template <typename T> Record run_orgqr(const BenchConfig& c) {
   r.flops = ungqr_flops<T>(static_cast<double>(m), static_cast<double>(n), static_cast<double>(n));
   auto F = bench::random_matrix<T>(m, n, lda, 9000 + static_cast<uint64_t>(m + n));
   std::vector<T> tau(static_cast<std::size_t>(n)), A;
-  if (n > 0) blas::geqrf(m, n, F.data(), lda, tau.data());  // the input: reflectors of a random matrix
+  if (n > 0) vendor::geqrf(m, n, F.data(), lda, tau.data());  // the input: reflectors of a random matrix
   auto reset = [&] { A = F; };
   time_against_vendor(c, r, reset, [&] { hetla::ungqr(m, n, n, A.data(), lda, tau.data(), {r.nb}); },
-                      [&] { r.baseline_info = blas::ungqr(m, n, n, A.data(), lda, tau.data()); });
+                      [&] { r.baseline_info = vendor::ungqr(m, n, n, A.data(), lda, tau.data()); });
   if (c.check) r.residual = bench::orthogonality_residual(m, n, A.data(), lda);
   return make_record(c, r);
 }
@@ -118,33 +118,27 @@ double mn_bytes(const BenchConfig& c, double copies) {
 
 constexpr unsigned kQrOptions = kOptM | kOptNb | kOptPrecision | kOptCheck | kOptBaseline | kOptRepeat | kOptThreads;
 
-const Registrar reg_geqrf({"geqrf", "Householder QR factorization A = Q R (LAPACK storage), m x n (-m, default n)",
-                           kQrOptions, 2000, true,
-                           [](const BenchConfig& c) {
-                             return with_precision(c.precision, [&]<typename T>() { return run_geqrf<T>(c); });
-                           },
-                           [](const BenchConfig& c) {  // A0, A; the check adds Q R and Q
-                             return mn_bytes(c, c.check ? 4 : 2);
-                           }});
+const Registrar reg_geqrf(
+    {.name = "geqrf",
+     .summary = "Householder QR factorization A = Q R (LAPACK storage), m x n (-m, default n)",
+     .options = kQrOptions},
+    []<typename T>(const BenchConfig& c) { return run_geqrf<T>(c); },
+    [](const BenchConfig& c) { return mn_bytes(c, c.check ? 4 : 2); });  // A0, A; the check adds Q R and Q
 
-const Registrar reg_gels({"gels", "least squares / minimum norm solution of A X = B via QR (LQ if m < n)",
-                          kQrOptions | kOptNrhs, 2000, true,
-                          [](const BenchConfig& c) {
-                            return with_precision(c.precision, [&]<typename T>() { return run_gels<T>(c); });
-                          },
-                          [](const BenchConfig& c) {  // A0, A (A^H when m < n); B0, B and the residual
-                            const double p = static_cast<double>(std::max(rows_of(c), c.n));
-                            return mn_bytes(c, 3) + scalar_bytes(c.precision, 4 * p * static_cast<double>(c.nrhs));
-                          }});
+const Registrar reg_gels({.name = "gels",
+                          .summary = "least squares / minimum norm solution of A X = B via QR (LQ if m < n)",
+                          .options = kQrOptions | kOptNrhs},
+                         []<typename T>(const BenchConfig& c) { return run_gels<T>(c); },
+                         [](const BenchConfig& c) {  // A0, A (A^H when m < n); B0, B and the residual
+                           const double p = static_cast<double>(std::max(rows_of(c), c.n));
+                           return mn_bytes(c, 3) + scalar_bytes(c.precision, 4 * p * static_cast<double>(c.nrhs));
+                         });
 
-const Registrar reg_orgqr({"orgqr", "form the first n columns of Q from geqrf's reflectors (ungqr), m >= n",
-                           kQrOptions, 2000, true,
-                           [](const BenchConfig& c) {
-                             return with_precision(c.precision, [&]<typename T>() { return run_orgqr<T>(c); });
-                           },
-                           [](const BenchConfig& c) {  // the reflectors and the working copy
-                             return mn_bytes(c, 2);
-                           }});
+const Registrar reg_orgqr({.name = "orgqr",
+                           .summary = "form the first n columns of Q from geqrf's reflectors (ungqr), m >= n",
+                           .options = kQrOptions},
+                          []<typename T>(const BenchConfig& c) { return run_orgqr<T>(c); },
+                          [](const BenchConfig& c) { return mn_bytes(c, 2); });  // the reflectors, the working copy
 
 }  // namespace
 }  // namespace hetla::cli
