@@ -5,8 +5,9 @@
 #      labelled `slow`.
 #   3. ThreadSanitizer build (RelWithDebInfo) in ./build-tsan: the runtime tests
 #      (label `runtime`), the emulated-accelerator tests, the Cholesky tests of
-#      tests/linalg/test_potrf.cc, the LU tests (test_getrf*.cc) and the C API
-#      tests (calls from several threads).
+#      tests/linalg/test_potrf.cc, the LU tests (linalg/test_getrf.cc,
+#      api/test_lu_c_api.cc) and the C API tests of api/test_c_api.cc (calls
+#      from several threads).
 # Every stage runs even if an earlier one failed; the script exits non-zero if
 # any stage failed and prints a summary with the time of each stage.
 #
@@ -64,7 +65,7 @@ stage_tsan() {
   configure "$TSAN_BUILD_DIR" RelWithDebInfo thread || return 1
   local targets=() f
   for f in tests/runtime/*.cc; do targets+=("$(basename "$f" .cc)"); done
-  targets+=(test_potrf test_getrf test_getrf_c_api test_c_api)
+  targets+=(test_potrf test_getrf test_lu_c_api test_c_api)
   [ -f tests/devices/test_emulated.cc ] && targets+=(test_emulated)
   [ -f tests/devices/test_hybrid.cc ] && targets+=(test_hybrid)
   cmake --build "$TSAN_BUILD_DIR" -j "$JOBS" --target "${targets[@]}" || return 1
