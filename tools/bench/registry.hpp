@@ -24,11 +24,11 @@
 //     if (c.check) r.residual = ...;                     // a checks/checks*.hpp residual on A
 //     return make_record(c, r);                          // the standard JSON/table fields
 //   }
-//   const Registrar getrf({.name = "getrf", .summary = "LU factorization with partial pivoting",
-//                          .options = kOptM | kOptNb | kOptPrecision | kOptCheck | kOptBaseline | kOptRepeat |
-//                                     kOptThreads},
-//                         []<typename T>(const BenchConfig& c) { return run_getrf<T>(c); },
-//                         [](const BenchConfig& c) { return ...bytes for inputs, copies and checks...; });
+//   const Registrar reg_getrf({.name = "getrf", .summary = "LU factorization with partial pivoting",
+//                              .options = kOptM | kOptNb | kOptPrecision | kOptCheck | kOptBaseline | kOptRepeat |
+//                                         kOptThreads},
+//                             []<typename T>(const BenchConfig& c) { return run_getrf<T>(c); },
+//                             [](const BenchConfig& c) { return ...bytes for inputs, copies and checks...; });
 //   }  // namespace
 //   }  // namespace hetla::cli
 //
