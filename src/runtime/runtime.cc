@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -27,7 +28,8 @@ constexpr std::size_t kKernels = static_cast<std::size_t>(dev::KernelId::Count);
 
 TaskBody& Runtime::body_of(Task* t) { return t->body; }
 
-Runtime::Runtime(RuntimeConfig cfg) : cfg_(std::move(cfg)), id_(g_runtime_ids.fetch_add(1)) {
+Runtime::Runtime(RuntimeConfig cfg)
+    : cfg_(std::move(cfg)), id_(g_runtime_ids.fetch_add(1)), placement_(cfg_.random_placement, cfg_.random_seed) {
   auto& topo = util::Topology::get();
   int accel_workers = 0;
   for (auto& a : cfg_.accelerators) accel_workers += a->num_workers();
@@ -45,7 +47,6 @@ Runtime::Runtime(RuntimeConfig cfg) : cfg_(std::move(cfg)), id_(g_runtime_ids.fe
   }
   num_workers_ = static_cast<int>(worker_device_.size());
   wstats_ = std::make_unique<WorkerStats[]>(static_cast<std::size_t>(num_workers_));
-  rng_state_ = cfg_.random_seed | 1;
 
   // Capability weights until calibration replaces them: the host rate per
   // kernel, scaled by each device's nominal speed.
@@ -210,77 +211,63 @@ void Runtime::submit(Task* t, const Access* acc, std::size_t nacc, const TaskOpt
 
 // ---------------------------------------------------------------- placement
 
+// Takes the snapshot placement decides on (placement.hpp): per device its
+// queued work and the rate of the task's kernel and, for a task that may
+// leave the host, whether the device has the kernel and how many bytes its
+// inputs would have to move there; then counts the decision's estimated time
+// in that device's queued work.
 int Runtime::place(Task* t) {
   t->device = 0;
   t->est_ns = 0;
   if (devices_.size() == 1) return 0;
-  const bool any_device = t->kernel != dev::KernelId::None && !(t->flags & (kHostOnly | kMemoryBound));
-  const bool fp64 = t->flags & kFp64;
-  auto device_can = [&](int d) { return any_device && devices_[static_cast<std::size_t>(d)]->can_run(t->kernel, fp64); };
-  bool accel_can = false;
-  for (int d = 1; d < num_devices(); ++d) accel_can = accel_can || device_can(d);
-  auto capable = [&](int d) { return d == 0 ? (cfg_.host_computes || !accel_can) : device_can(d); };
-  auto exec_ns = [&](int d) {
-    double r = t->kernel == dev::KernelId::None ? rate(d, dev::KernelId::Gemm) : rate(d, t->kernel);
-    return static_cast<int64_t>(t->flops / r * 1e9);
-  };
-  int best = 0;
-  if (t->forced >= 0) {
-    best = t->forced;
-  } else if (!any_device || !accel_can) {
-    best = 0;
-  } else if (cfg_.random_placement) {
-    uint64_t x;
-    {  // xorshift; placement runs on any thread
-      std::lock_guard<std::mutex> lk(pool_mutex_);
-      rng_state_ ^= rng_state_ << 13, rng_state_ ^= rng_state_ >> 7, rng_state_ ^= rng_state_ << 17;
-      x = rng_state_;
-    }
-    std::vector<int> c;
-    for (int d = 0; d < num_devices(); ++d)
-      if (capable(d)) c.push_back(d);
-    best = c[x % c.size()];
-  } else {
-    int home = -1;
-    if (cfg_.schedule == Schedule::Static)
-      for (const auto& a : t->acc)
-        if (writes(a.mode)) {
-          home = a.handle->home;
-          break;
-        }
-    if (cfg_.schedule == Schedule::Static && (t->flags & kPanel) && capable(0)) {
-      best = 0;
-    } else if (home >= 0 && home < num_devices() && capable(home)) {
-      best = home;
-    } else {
-      // Greedy weighted assignment (seed 000 §5.2): the device that would
-      // finish the task first, counting its queued work, the kernel's rate
-      // there and the bytes that must move to it.
-      double best_cost = std::numeric_limits<double>::max();
-      for (int d = 0; d < num_devices(); ++d) {
-        if (!capable(d)) continue;
-        double bytes = 0;
-        for (const auto& a : t->acc) {
-          if (!reads(a.mode)) continue;
-          const Handle* h = a.handle;
-          bool valid = d == 0 ? h->host_valid.load(std::memory_order_relaxed)
-                              : h->replicas[static_cast<std::size_t>(d)].state.load(std::memory_order_relaxed) !=
-                                    ReplicaState::Invalid;
-          if (!valid) bytes += static_cast<double>(h->bytes);
-        }
-        const auto& dv = *devices_[static_cast<std::size_t>(d)];
-        double transfer = d == 0 ? bytes / 10e9 : bytes / dv.bandwidth_hint();
-        double queued = static_cast<double>(queues_[static_cast<std::size_t>(d)]->load_ns.load(std::memory_order_relaxed)) *
-                        1e-9 / device_workers_[static_cast<std::size_t>(d)];
-        double cost = queued + transfer + static_cast<double>(exec_ns(d)) * 1e-9;
-        if (cost < best_cost) best_cost = cost, best = d;
-      }
-    }
+  const std::size_t n = devices_.size();
+  constexpr std::size_t kInline = 8;  // devices whose views live on the stack
+  DeviceView inline_views[kInline];
+  std::vector<DeviceView> more;
+  DeviceView* views = inline_views;
+  if (n > kInline) {
+    more.resize(n);
+    views = more.data();
   }
-  t->device = best;
-  t->est_ns = exec_ns(best);
-  queues_[static_cast<std::size_t>(best)]->load_ns.fetch_add(t->est_ns, std::memory_order_relaxed);
-  return best;
+  const bool offload = Placement::offloadable(t->flags, t->kernel);
+  const dev::KernelId k = t->kernel == dev::KernelId::None ? dev::KernelId::Gemm : t->kernel;
+  for (std::size_t d = 0; d < n; ++d) {
+    DeviceView& v = views[d];
+    v.rate = rate(static_cast<int>(d), k);
+    v.queued_ns = queues_[d]->load_ns.load(std::memory_order_relaxed);
+    v.workers = device_workers_[d];
+    if (!offload) continue;
+    if (d > 0) {
+      const dev::Device& dv = *devices_[d];
+      v.has_kernel = dv.has_kernel(t->kernel);
+      if (!v.has_kernel) continue;
+      if (t->flags & kFp64) v.has_fp64 = dv.has_fp64();
+      v.bandwidth = dv.bandwidth_hint();
+    }
+    double bytes = 0;
+    for (const auto& a : t->acc) {
+      if (!reads(a.mode)) continue;
+      const Handle* h = a.handle;
+      bool valid = d == 0 ? h->host_valid.load(std::memory_order_relaxed)
+                          : h->replicas[d].state.load(std::memory_order_relaxed) != ReplicaState::Invalid;
+      if (!valid) bytes += static_cast<double>(h->bytes);
+    }
+    v.bytes_to_move = bytes;
+  }
+  int home = -1;
+  if (cfg_.schedule == Schedule::Static)
+    for (const auto& a : t->acc)
+      if (writes(a.mode)) {
+        home = a.handle->home;
+        break;
+      }
+  const PlacementSnapshot snap{t->flags, t->kernel, t->flops, t->forced, home, cfg_.schedule, cfg_.host_computes,
+                               std::span<const DeviceView>(views, n)};
+  const PlacementDecision p = placement_.decide(snap);
+  t->device = p.device;
+  t->est_ns = p.est_ns;
+  queues_[static_cast<std::size_t>(p.device)]->load_ns.fetch_add(t->est_ns, std::memory_order_relaxed);
+  return p.device;
 }
 
 trace::Recorder* Runtime::recorder_for(int row) const {

@@ -16,8 +16,8 @@
 // workers do not wait for those copies either.
 //
 // Layers, one file each: tasks and dependences (runtime.cc), placement
-// (runtime.cc), coherence (coherence.cc), copy engines (copy_engine.cc),
-// workers and ready queues (workers.cc).
+// (placement.hpp, a pure decision on a snapshot), coherence (coherence.cc),
+// copy engines (copy_engine.cc), workers and ready queues (workers.cc).
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -30,6 +30,7 @@
 #include "devices/device.hpp"
 #include "runtime/handle.hpp"
 #include "runtime/inline_fn.hpp"
+#include "runtime/placement.hpp"
 #include "runtime/task.hpp"
 
 namespace hetla::trace { class Recorder; }
@@ -44,8 +45,6 @@ struct DeviceState;
 struct CopyEngine;
 struct WorkerStats;
 }  // namespace detail
-
-enum class Schedule { Dynamic, Static };
 
 struct RuntimeConfig {
   int num_workers = 0;           // host workers incl. the caller; 0 = cores minus one per accelerator
@@ -137,7 +136,7 @@ class Runtime {
   static TaskBody& body_of(Task* t);
   void submit(Task* t, const Access* acc, std::size_t nacc, const TaskOptions& opt);
   void add_dependence(Task* t, const Handle::Ref& pred);
-  int place(Task* t);
+  int place(Task* t);  // the snapshot for placement_, and the decision's queued work
   void release(Task* t);
   void set_error(std::exception_ptr e);
   trace::Recorder* recorder_for(int row) const;  // the recorder if it has that row
@@ -184,7 +183,7 @@ class Runtime {
   std::unique_ptr<detail::WorkerStats[]> wstats_;               // per worker
   std::vector<std::unique_ptr<detail::CopyEngine>> engines_;    // per device ([0] null); empty: no copy engines
   std::vector<double> rates_;                           // [device][kernel] flop/s
-  uint64_t rng_state_ = 1;
+  Placement placement_;  // its random draws have their own state
 
   std::atomic<bool> stop_{false};  // read by workers of every queue
   std::atomic<std::size_t> in_flight_{0};
