@@ -46,9 +46,9 @@ void Runtime::fetch_to_host(Handle* h, int row) {
     Replica& r = replica(h, d);
     if (r.state.load() != ReplicaState::Modified) continue;
     trace::Recorder* rec = recorder_for(row);
-    double t0 = rec ? rec->now() : 0;
+    double t0 = rec ? trace_now(rec) : 0;
     copy_to_host(*devices_[static_cast<std::size_t>(d)], h, r.ptr);
-    if (rec) rec->record(row, "copy_out", t0, rec->now(), trace::Kind::Transfer, h->bytes);
+    if (rec) rec->record(row, "copy_out", t0, trace_now(rec), trace::Kind::Transfer, h->bytes);
     dstate_[static_cast<std::size_t>(d)]->bytes_out += h->bytes;
     r.state = ReplicaState::Shared;
     break;
@@ -86,7 +86,7 @@ void* Runtime::allocate_on(int d, std::size_t bytes, int row, bool wait_for_memo
           Replica& r = replica(h, d);
           if (r.ptr && r.pins == 0) {
             trace::Recorder* rec = recorder_for(row);
-            double t0 = rec ? rec->now() : 0;
+            double t0 = rec ? trace_now(rec) : 0;
             if (r.state.load() == ReplicaState::Modified) {
               try {
                 copy_to_host(dv, h, r.ptr);
@@ -105,7 +105,7 @@ void* Runtime::allocate_on(int d, std::size_t bytes, int row, bool wait_for_memo
             r.state = ReplicaState::Invalid;
             evicted = true;
             dstate_[static_cast<std::size_t>(d)]->evictions++;
-            if (rec) rec->record(row, "evict", t0, rec->now(), trace::Kind::Transfer, h->bytes);
+            if (rec) rec->record(row, "evict", t0, trace_now(rec), trace::Kind::Transfer, h->bytes);
           }
           h->lock.unlock();
           if (evicted) p = dv.allocate(bytes);
@@ -187,7 +187,7 @@ void Runtime::acquire_on(Handle* h, Mode m, int d, int row, bool pin) {
       void* dst = r.ptr;
       h->lock.unlock();
       trace::Recorder* rec = recorder_for(row);
-      double t0 = rec ? rec->now() : 0;
+      double t0 = rec ? trace_now(rec) : 0;
       try {
         dv.copy_in(dst, h->host_data, h->ld, h->rows, h->cols, h->elem_size);
       } catch (...) {
@@ -196,7 +196,7 @@ void Runtime::acquire_on(Handle* h, Mode m, int d, int row, bool pin) {
         fail();
         throw;
       }
-      if (rec) rec->record(row, "copy_in", t0, rec->now(), trace::Kind::Transfer, h->bytes);
+      if (rec) rec->record(row, "copy_in", t0, trace_now(rec), trace::Kind::Transfer, h->bytes);
       dstate_[static_cast<std::size_t>(d)]->bytes_in += h->bytes;
       h->lock.lock();
       r.state = ReplicaState::Shared;

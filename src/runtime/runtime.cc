@@ -29,7 +29,8 @@ constexpr std::size_t kKernels = static_cast<std::size_t>(dev::KernelId::Count);
 TaskBody& Runtime::body_of(Task* t) { return t->body; }
 
 Runtime::Runtime(RuntimeConfig cfg)
-    : cfg_(std::move(cfg)), id_(g_runtime_ids.fetch_add(1)), placement_(cfg_.random_placement, cfg_.random_seed) {
+    : cfg_(std::move(cfg)), id_(g_runtime_ids.fetch_add(1)), placement_(cfg_.random_placement, cfg_.random_seed),
+      clock_(cfg_.clock.get()) {
   auto& topo = util::Topology::get();
   int accel_workers = 0;
   for (auto& a : cfg_.accelerators) accel_workers += a->num_workers();
@@ -273,6 +274,12 @@ int Runtime::place(Task* t) {
 trace::Recorder* Runtime::recorder_for(int row) const {
   trace::Recorder* rec = tracer_;
   return rec && row < rec->num_workers() ? rec : nullptr;
+}
+
+// On the steady clock, the recorder's time (the same clock, from the
+// recorder's origin); on another clock, that clock's time in seconds.
+double Runtime::trace_now(const trace::Recorder* rec) const {
+  return clock_.steady() ? rec->now() : static_cast<double>(clock_.now_ns()) * 1e-9;
 }
 
 void Runtime::set_error(std::exception_ptr e) {

@@ -18,6 +18,7 @@
 // Layers, one file each: tasks and dependences (runtime.cc), placement
 // (placement.hpp, a pure decision on a snapshot), coherence (coherence.cc),
 // copy engines (copy_engine.cc), workers and ready queues (workers.cc).
+// Time is read through a Clock (clock.hpp).
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "devices/device.hpp"
+#include "runtime/clock.hpp"
 #include "runtime/handle.hpp"
 #include "runtime/inline_fn.hpp"
 #include "runtime/placement.hpp"
@@ -62,6 +64,9 @@ struct RuntimeConfig {
   /// Test hook: place every accelerator-capable task on a random capable device.
   bool random_placement = false;
   uint64_t random_seed = 1;
+  /// Where the runtime reads time (busy time in stats, trace time stamps);
+  /// null: the steady clock. A simulation sets its own.
+  std::shared_ptr<const Clock> clock;
 };
 
 /// Per-device counters since the last reset_stats().
@@ -140,6 +145,7 @@ class Runtime {
   void release(Task* t);
   void set_error(std::exception_ptr e);
   trace::Recorder* recorder_for(int row) const;  // the recorder if it has that row
+  double trace_now(const trace::Recorder* rec) const;  // a trace time stamp, from clock_
 
   // workers and ready queues (workers.cc)
   void push_ready_batch(Task** ts, std::size_t n);
@@ -184,6 +190,7 @@ class Runtime {
   std::vector<std::unique_ptr<detail::CopyEngine>> engines_;    // per device ([0] null); empty: no copy engines
   std::vector<double> rates_;                           // [device][kernel] flop/s
   Placement placement_;  // its random draws have their own state
+  ClockRef clock_;       // cfg_.clock
 
   std::atomic<bool> stop_{false};  // read by workers of every queue
   std::atomic<std::size_t> in_flight_{0};

@@ -3,6 +3,7 @@
 // worker while it waits) pop and execute them.
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstddef>
 #include <vector>
 
@@ -83,16 +84,14 @@ void Runtime::execute(Task* t, int worker) {
     try {
       prepare_data(t, d, worker, ptrs.data(), lds.data(), pinned);
       TaskContext ctx{worker, devices_[static_cast<std::size_t>(d)].get(), ptrs.data(), lds.data()};
-      auto t0 = std::chrono::steady_clock::now();
-      const double start = rec ? rec->now() : 0.0;
+      const int64_t t0 = clock_.now_ns();
+      const double start = rec ? trace_now(rec) : 0.0;
       t->body(ctx);
-      if (rec) rec->record(worker, t->label, start, rec->now());
+      if (rec) rec->record(worker, t->label, start, trace_now(rec));
       WorkerStats& c = wstats_[static_cast<std::size_t>(worker)];
       c.tasks.store(c.tasks.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);  // single writer
       c.flops.store(c.flops.load(std::memory_order_relaxed) + t->flops, std::memory_order_relaxed);
-      c.busy_ns.store(c.busy_ns.load(std::memory_order_relaxed) +
-                          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count(),
-                      std::memory_order_relaxed);
+      c.busy_ns.store(c.busy_ns.load(std::memory_order_relaxed) + (clock_.now_ns() - t0), std::memory_order_relaxed);
     } catch (...) {
       set_error(std::current_exception());
     }
