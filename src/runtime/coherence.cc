@@ -26,12 +26,12 @@ Replica& Runtime::replica(Handle* h, int d) { return h->replicas[static_cast<std
 // caller's: the replica may hold scratch there (Device::herk_as_gemm).
 void Runtime::copy_to_host(dev::Device& dv, Handle* h, const void* replica) {
   if (h->triangle == Handle::Triangle::Whole) {
-    dv.copy_out(h->host_data, h->ld, replica, h->rows, h->cols, h->elem_size);
+    executor_->copy_out(dv, h->host_data, h->ld, replica, h->rows, h->cols, h->elem_size);
     return;
   }
   thread_local std::vector<std::byte> stage;
   stage.resize(h->bytes);
-  dv.copy_out(stage.data(), h->rows, replica, h->rows, h->cols, h->elem_size);
+  executor_->copy_out(dv, stage.data(), h->rows, replica, h->rows, h->cols, h->elem_size);
   const bool lower = h->triangle == Handle::Triangle::Lower;
   for (int64_t j = 0; j < h->cols; ++j) {
     const int64_t i1 = lower ? std::min(j, h->rows) : 0, i2 = lower ? h->rows : std::min(j + 1, h->rows);
@@ -189,7 +189,7 @@ void Runtime::acquire_on(Handle* h, Mode m, int d, int row, bool pin) {
       trace::Recorder* rec = recorder_for(row);
       double t0 = rec ? trace_now(rec) : 0;
       try {
-        dv.copy_in(dst, h->host_data, h->ld, h->rows, h->cols, h->elem_size);
+        executor_->copy_in(dv, dst, h->host_data, h->ld, h->rows, h->cols, h->elem_size);
       } catch (...) {
         h->lock.lock();
         r.filling = false;

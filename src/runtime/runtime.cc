@@ -47,6 +47,8 @@ Runtime::Runtime(RuntimeConfig cfg)
     for (int w = 0; w < nw; ++w) worker_device_.push_back(static_cast<int>(d));
   }
   num_workers_ = static_cast<int>(worker_device_.size());
+  if (!cfg_.executor) cfg_.executor = std::make_shared<DeviceExecutor>();
+  executor_ = cfg_.executor.get();
   wstats_ = std::make_unique<WorkerStats[]>(static_cast<std::size_t>(num_workers_));
 
   // Capability weights until calibration replaces them: the host rate per

@@ -18,7 +18,8 @@
 // Layers, one file each: tasks and dependences (runtime.cc), placement
 // (placement.hpp, a pure decision on a snapshot), coherence (coherence.cc),
 // copy engines (copy_engine.cc), workers and ready queues (workers.cc).
-// Time is read through a Clock (clock.hpp).
+// Time is read through a Clock (clock.hpp); task bodies and copies are
+// carried out by an Executor (executor.hpp).
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -30,6 +31,7 @@
 
 #include "devices/device.hpp"
 #include "runtime/clock.hpp"
+#include "runtime/executor.hpp"
 #include "runtime/handle.hpp"
 #include "runtime/inline_fn.hpp"
 #include "runtime/placement.hpp"
@@ -67,6 +69,9 @@ struct RuntimeConfig {
   /// Where the runtime reads time (busy time in stats, trace time stamps);
   /// null: the steady clock. A simulation sets its own.
   std::shared_ptr<const Clock> clock;
+  /// What carries out task bodies and copies between host and device
+  /// memory; null: the devices themselves (DeviceExecutor).
+  std::shared_ptr<Executor> executor;
 };
 
 /// Per-device counters since the last reset_stats().
@@ -191,6 +196,7 @@ class Runtime {
   std::vector<double> rates_;                           // [device][kernel] flop/s
   Placement placement_;  // its random draws have their own state
   ClockRef clock_;       // cfg_.clock
+  Executor* executor_ = nullptr;  // cfg_.executor
 
   std::atomic<bool> stop_{false};  // read by workers of every queue
   std::atomic<std::size_t> in_flight_{0};

@@ -16,6 +16,8 @@ namespace hetla::rt {
 
 using namespace detail;
 
+void DeviceExecutor::run(Task& t, TaskContext& ctx) { t.body(ctx); }
+
 namespace {
 
 template <typename E> bool heap_less(const E& a, const E& b) {  // max-heap: priority, then insertion order
@@ -86,7 +88,7 @@ void Runtime::execute(Task* t, int worker) {
       TaskContext ctx{worker, devices_[static_cast<std::size_t>(d)].get(), ptrs.data(), lds.data()};
       const int64_t t0 = clock_.now_ns();
       const double start = rec ? trace_now(rec) : 0.0;
-      t->body(ctx);
+      executor_->run(*t, ctx);
       if (rec) rec->record(worker, t->label, start, trace_now(rec));
       WorkerStats& c = wstats_[static_cast<std::size_t>(worker)];
       c.tasks.store(c.tasks.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);  // single writer
