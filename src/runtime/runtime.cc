@@ -29,8 +29,8 @@ constexpr std::size_t kKernels = static_cast<std::size_t>(dev::KernelId::Count);
 TaskBody& Runtime::body_of(Task* t) { return t->body; }
 
 Runtime::Runtime(RuntimeConfig cfg)
-    : cfg_(std::move(cfg)), id_(g_runtime_ids.fetch_add(1)), placement_(cfg_.random_placement, cfg_.random_seed),
-      clock_(cfg_.clock.get()) {
+    : cfg_(std::move(cfg)), id_(g_runtime_ids.fetch_add(1)), clock_(cfg_.clock.get()),
+      placement_(cfg_.random_placement, cfg_.random_seed) {
   auto& topo = util::Topology::get();
   int accel_workers = 0;
   for (auto& a : cfg_.accelerators) accel_workers += a->num_workers();

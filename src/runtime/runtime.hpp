@@ -189,14 +189,14 @@ class Runtime {
   std::vector<std::shared_ptr<dev::Device>> devices_;  // [0] = host cores
   std::vector<int> worker_device_;
   std::vector<int> device_workers_;
+  ClockRef clock_;                // cfg_.clock
+  Executor* executor_ = nullptr;  // cfg_.executor
   std::vector<std::unique_ptr<detail::Queue>> queues_;          // per device
   std::vector<std::unique_ptr<detail::DeviceState>> dstate_;    // per device
   std::unique_ptr<detail::WorkerStats[]> wstats_;               // per worker
   std::vector<std::unique_ptr<detail::CopyEngine>> engines_;    // per device ([0] null); empty: no copy engines
   std::vector<double> rates_;                           // [device][kernel] flop/s
   Placement placement_;  // its random draws have their own state
-  ClockRef clock_;       // cfg_.clock
-  Executor* executor_ = nullptr;  // cfg_.executor
 
   std::atomic<bool> stop_{false};  // read by workers of every queue
   std::atomic<std::size_t> in_flight_{0};
