@@ -3,8 +3,8 @@
 // worker while it waits) pop and execute them.
 #include <algorithm>
 #include <chrono>
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "runtime/runtime.hpp"
