@@ -14,11 +14,15 @@
 // 004 §4), and hands them to the workers in a staged queue. It also writes
 // back tiles the device modified that a ready host task reads, so host
 // workers do not wait for those copies either.
+//
+// Layers, one file each: tasks and dependences (runtime.cc), placement
+// (placement.hpp, a pure decision on a snapshot), coherence (coherence.cc),
+// copy engines (copy_engine.cc), workers and ready queues (workers.cc).
+// Time is read through a Clock (clock.hpp); task bodies and copies are
+// carried out by an Executor (executor.hpp).
 #pragma once
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -26,129 +30,25 @@
 #include <vector>
 
 #include "devices/device.hpp"
+#include "runtime/clock.hpp"
+#include "runtime/executor.hpp"
+#include "runtime/handle.hpp"
 #include "runtime/inline_fn.hpp"
+#include "runtime/placement.hpp"
+#include "runtime/task.hpp"
 
 namespace hetla::trace { class Recorder; }
 
 namespace hetla::rt {
 
-enum class Mode : uint8_t { Read = 1, Write = 2, ReadWrite = 3 };
-inline bool reads(Mode m) { return static_cast<uint8_t>(m) & 1u; }
-inline bool writes(Mode m) { return static_cast<uint8_t>(m) & 2u; }
-
-/// Task flags: hints for placement.
-enum TaskFlags : uint32_t {
-  kNoFlags = 0,
-  kMemoryBound = 1u << 0,  // BLAS2-like / latency-bound: keep on CPU cores
-  kHostOnly = 1u << 1,     // must run on the host
-  kPanel = 1u << 2,        // on the critical path: owner-computes keeps it on the CPU cores (seed 000 Alg. 5)
-  kFp64 = 1u << 3,         // computes in double precision: never on a device without fp64 (Device::has_fp64)
-};
-
 struct Task;
 class Runtime;
-
-/// Spin lock for short critical sections (dependence edges, replica states).
-class SpinLock {
- public:
-  void lock() {
-    while (flag_.exchange(true, std::memory_order_acquire))
-      while (flag_.load(std::memory_order_relaxed)) relax();
-  }
-  void unlock() { flag_.store(false, std::memory_order_release); }
-
- private:
-  static void relax();
-  std::atomic<bool> flag_{false};
-};
-
-enum class ReplicaState : uint8_t { Invalid, Shared, Modified };
-
-/// A copy of a handle's data in one accelerator's memory.
-struct Replica {
-  void* ptr = nullptr;
-  std::atomic<ReplicaState> state{ReplicaState::Invalid};
-  int pins = 0;           // staged or running tasks using it (not evictable)
-  bool filling = false;   // a copy into it is in flight (it stays Invalid until done)
-  uint64_t last_use = 0;  // for LRU eviction
-};
-
-/// Identity of a piece of data (a tile). The dependence state is touched only
-/// by the inserting thread, so it needs no lock. Task pointers are validated by
-/// sequence number, so a handle never owns (or keeps alive) a task.
-/// Data: the home copy lives in host memory (rows x cols elements of
-/// elem_size bytes, leading dimension ld); accelerators hold replicas.
-struct Handle {
-  struct Ref {
-    Task* task = nullptr;
-    uint64_t seq = 0;
-  };
-  Handle() = default;
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-
-  uint64_t runtime_id = 0;  // which runtime the refs below belong to
-  Ref last_writer;
-  std::vector<Ref> readers;  // readers since the last write
-
-  // host (home) copy and its geometry
-  void* host_data = nullptr;
-  std::size_t bytes = 0;
-  int64_t rows = 0, cols = 0, ld = 0;
-  uint32_t elem_size = 0;
-  int home = -1;  // owning device for static (owner-computes) scheduling; -1 = none
-  /// The part of the host tile that is data: all of it, or only the lower /
-  /// upper triangle with the diagonal (a Cholesky factorization's diagonal
-  /// tiles). Copies back to the host leave the rest as the caller had it, so
-  /// a device replica may use it as scratch (Device::herk_as_gemm). Set by
-  /// a routine for its duration (TriangleScope).
-  enum class Triangle : uint8_t { Whole, Lower, Upper } triangle = Triangle::Whole;
-
-  // coherence (guarded by `lock`); replicas indexed by device id
-  SpinLock lock;
-  std::atomic<bool> host_valid{true};
-  std::unique_ptr<Replica[]> replicas;
-  uint64_t replicas_runtime = 0;
-
-  /// Describes the host copy (tile geometry) so it can be copied to devices.
-  void set_host(void* data, int64_t r, int64_t c, int64_t leading, uint32_t elem) {
-    host_data = data;
-    rows = r, cols = c, ld = leading, elem_size = elem;
-    bytes = static_cast<std::size_t>(r * c) * elem;
-  }
-};
-
-struct Access {
-  Handle* handle;
-  Mode mode;
-};
-inline Access R(Handle* h) { return {h, Mode::Read}; }
-inline Access W(Handle* h) { return {h, Mode::Write}; }
-inline Access RW(Handle* h) { return {h, Mode::ReadWrite}; }
-
-struct TaskOptions {
-  int priority = 0;            // higher runs first among ready tasks
-  const char* label = "task";  // kernel name, for traces
-  uint32_t flags = kNoFlags;
-  dev::KernelId kernel = dev::KernelId::None;  // None: a host-only task body
-  double flops = 0;                            // work estimate for placement
-  int device = -1;                             // >= 0: run on this device (calibration, tests)
-};
-
-/// Where a running task runs and where its data is.
-struct TaskContext {
-  int worker = 0;  // global worker index; 0 = the inserting thread
-  dev::Device* device = nullptr;
-  void* const* ptrs = nullptr;    // per access: the data in the device's memory
-  const int64_t* lds = nullptr;   // per access: its leading dimension there
-  template <typename T> T* ptr(int i) const { return static_cast<T*>(ptrs[i]); }
-  int64_t ld(int i) const { return lds[i]; }
-  template <typename T> dev::Kernels<T>& kernels() const { return device->kernels<T>(); }
-};
-
-using TaskBody = InlineFn<void(TaskContext&)>;
-
-enum class Schedule { Dynamic, Static };
+namespace detail {
+struct Queue;
+struct DeviceState;
+struct CopyEngine;
+struct WorkerStats;
+}  // namespace detail
 
 struct RuntimeConfig {
   int num_workers = 0;           // host workers incl. the caller; 0 = cores minus one per accelerator
@@ -166,6 +66,12 @@ struct RuntimeConfig {
   /// Test hook: place every accelerator-capable task on a random capable device.
   bool random_placement = false;
   uint64_t random_seed = 1;
+  /// Where the runtime reads time (busy time in stats, trace time stamps);
+  /// null: the steady clock. A simulation sets its own.
+  std::shared_ptr<const Clock> clock;
+  /// What carries out task bodies and copies between host and device
+  /// memory; null: the devices themselves (DeviceExecutor).
+  std::shared_ptr<Executor> executor;
 };
 
 /// Per-device counters since the last reset_stats().
@@ -235,59 +141,26 @@ class Runtime {
   int copy_engine_row(int d) const { return copy_engines_on() && d > 0 ? num_workers_ + d - 1 : -1; }
 
  private:
-  struct ReadyEntry {
-    int priority;
-    uint64_t seq;
-    Task* task;
-  };
-  struct alignas(64) Queue {
-    std::mutex mutex;
-    std::condition_variable cv;
-    std::vector<ReadyEntry> heap;
-    std::atomic<std::size_t> size{0};
-    int sleepers = 0;
-    std::atomic<int64_t> load_ns{0};  // estimated queued + running work
-  };
-  struct alignas(64) DeviceState {
-    std::mutex mutex;               // guards resident
-    std::vector<Handle*> resident;  // handles with a replica on this device
-    // transfer statistics, updated from any thread
-    std::atomic<uint64_t> bytes_in{0}, bytes_out{0}, evictions{0};
-  };
-  // An accelerator's copy engine: between its ready queue and its workers.
-  struct alignas(64) CopyEngine {
-    struct Fetch {
-      Task* task = nullptr;  // a ready host task that reads `handle`
-      Handle* handle = nullptr;
-    };
-    std::mutex mutex;                   // guards what follows
-    std::condition_variable staged_cv;  // workers: a staged task (or stop)
-    std::condition_variable room_cv;    // the copy thread: work, room to stage, pins released (or stop)
-    std::condition_variable fetch_cv;   // host workers: the write-back in flight finished
-    std::deque<Fetch> fetches;          // write-backs to the host requested for host tasks
-    Task* fetching = nullptr;           // whose write-back is in flight
-    std::deque<Task*> staged;           // inputs resident and pinned, in the order workers take them
-    int ahead = 0;                      // taken off the ready queue, not yet started by a worker
-    int active = 0;                     // staged or running: holding pins on the device
-    uint64_t unpins = 0;                // bumped whenever a task on the device released its pins
-  };
-  // Per-worker task statistics: written only by their worker (no shared
-  // cache line on the hot path), summed per device by stats().
-  struct alignas(64) WorkerStats {
-    std::atomic<uint64_t> tasks{0};
-    std::atomic<int64_t> busy_ns{0};
-    std::atomic<double> flops{0};
-  };
-
+  // tasks and dependences (runtime.cc)
   Task* allocate();
   static TaskBody& body_of(Task* t);
   void submit(Task* t, const Access* acc, std::size_t nacc, const TaskOptions& opt);
   void add_dependence(Task* t, const Handle::Ref& pred);
-  int place(Task* t);
+  int place(Task* t);  // the snapshot for placement_, and the decision's queued work
+  void release(Task* t);
+  void set_error(std::exception_ptr e);
+  trace::Recorder* recorder_for(int row) const;  // the recorder if it has that row
+  double trace_now(const trace::Recorder* rec) const;  // a trace time stamp, from clock_
+
+  // workers and ready queues (workers.cc)
   void push_ready_batch(Task** ts, std::size_t n);
   void push_to(int d, Task** ts, std::size_t n);
   Task* try_pop(int d);
   void execute(Task* t, int worker);
+  void worker_loop(int worker);
+  void help_until(std::size_t in_flight_target);
+
+  // coherence: replicas, their states, device memory (coherence.cc)
   void prepare_data(Task* t, int d, int worker, void** ptrs, int64_t* lds, std::size_t& pinned);
   void acquire_on(Handle* h, Mode m, int d, int row, bool pin);
   void unpin(Task* t, int d, std::size_t pinned);
@@ -295,7 +168,9 @@ class Runtime {
   void fetch_to_host(Handle* h, int row);
   void copy_to_host(dev::Device& dv, Handle* h, const void* replica);
   void* allocate_on(int d, std::size_t bytes, int row, bool wait_for_memory);
-  trace::Recorder* recorder_for(int row) const;  // the recorder if it has that row
+  void flush_devices();
+
+  // copy engines (copy_engine.cc)
   bool copy_engines_on() const { return !engines_.empty(); }
   void copy_loop(int d);
   void stage(Task* t, int d);
@@ -303,11 +178,6 @@ class Runtime {
   void request_write_backs(Task* t);
   void settle_write_backs(Task* t);
   void write_back(Handle* h, int row);
-  void set_error(std::exception_ptr e);
-  void flush_devices();
-  void release(Task* t);
-  void worker_loop(int worker);
-  void help_until(std::size_t in_flight_target);
 
   RuntimeConfig cfg_;
   int num_workers_ = 1;
@@ -319,12 +189,14 @@ class Runtime {
   std::vector<std::shared_ptr<dev::Device>> devices_;  // [0] = host cores
   std::vector<int> worker_device_;
   std::vector<int> device_workers_;
-  std::vector<std::unique_ptr<Queue>> queues_;          // per device
-  std::vector<std::unique_ptr<DeviceState>> dstate_;    // per device
-  std::unique_ptr<WorkerStats[]> wstats_;               // per worker
-  std::vector<std::unique_ptr<CopyEngine>> engines_;    // per device ([0] null); empty: no copy engines
+  ClockRef clock_;                // cfg_.clock
+  Executor* executor_ = nullptr;  // cfg_.executor
+  std::vector<std::unique_ptr<detail::Queue>> queues_;          // per device
+  std::vector<std::unique_ptr<detail::DeviceState>> dstate_;    // per device
+  std::unique_ptr<detail::WorkerStats[]> wstats_;               // per worker
+  std::vector<std::unique_ptr<detail::CopyEngine>> engines_;    // per device ([0] null); empty: no copy engines
   std::vector<double> rates_;                           // [device][kernel] flop/s
-  uint64_t rng_state_ = 1;
+  Placement placement_;  // its random draws have their own state
 
   std::atomic<bool> stop_{false};  // read by workers of every queue
   std::atomic<std::size_t> in_flight_{0};

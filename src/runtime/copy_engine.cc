@@ -1,0 +1,148 @@
+// Copy engines: one thread per accelerator between its ready queue and its
+// workers. It stages the device's next ready tasks (inputs copied in and
+// pinned) while the workers compute, and writes back, ahead of time, tiles
+// the device modified that a ready host task reads.
+#include <deque>
+#include <exception>
+#include <mutex>
+
+#include "runtime/runtime.hpp"
+#include "runtime/runtime_detail.hpp"
+
+namespace hetla::rt {
+
+using namespace detail;
+
+// Pins the task's data on d and copies its inputs there. A failure cancels
+// the call (as a failing task does); the task is still handed to the workers,
+// which skip it and release what was pinned.
+void Runtime::stage(Task* t, int d) {
+  t->pinned = 0;
+  if (cancelled_.load(std::memory_order_relaxed)) return;
+  const int row = copy_engine_row(d);
+  try {
+    for (const Access& a : t->acc) {
+      acquire_on(a.handle, a.mode, d, row, /*pin=*/true);
+      ++t->pinned;
+    }
+  } catch (...) {
+    set_error(std::current_exception());
+  }
+}
+
+// The copy engine of accelerator d. First, write-backs host tasks wait for
+// (tiles Modified on d that a ready host task reads); then the device's ready
+// tasks in priority order, at most prefetch_depth ahead of its workers, are
+// staged. Its copies overlap the kernels the workers run meanwhile.
+void Runtime::copy_loop(int d) {
+  CopyEngine& e = *engines_[static_cast<std::size_t>(d)];
+  Queue& q = *queues_[static_cast<std::size_t>(d)];
+  const int depth = cfg_.prefetch_depth + device_workers_[static_cast<std::size_t>(d)] - 1;
+  const int row = copy_engine_row(d);
+  for (;;) {
+    CopyEngine::Fetch f{};
+    {
+      std::unique_lock<std::mutex> lk(e.mutex);
+      e.room_cv.wait(lk, [&] {
+        return stop_.load() || !e.fetches.empty() || (e.ahead < depth && q.size.load(std::memory_order_acquire) > 0);
+      });
+      if (stop_.load()) return;
+      if (!e.fetches.empty()) {
+        f = e.fetches.front();
+        e.fetches.pop_front();
+        e.fetching = f.task;
+      }
+    }
+    if (f.task) {
+      write_back(f.handle, row);
+      {
+        std::lock_guard<std::mutex> lk(e.mutex);
+        e.fetching = nullptr;
+      }
+      e.fetch_cv.notify_all();
+      continue;
+    }
+    Task* t = try_pop(d);
+    if (!t) continue;
+    {
+      std::lock_guard<std::mutex> lk(e.mutex);
+      ++e.ahead;
+    }
+    stage(t, d);
+    {
+      std::lock_guard<std::mutex> lk(e.mutex);
+      e.staged.push_back(t);
+      ++e.active;
+    }
+    e.staged_cv.notify_one();  // t may finish and be recycled from here on
+  }
+}
+
+// A host task is about to be queued: ask the copy engine of each device that
+// holds the only valid copy (Modified) of one of its inputs to write it back
+// now, so the host worker does not copy it itself when the task starts. Safe
+// while the task has not finished: no writer of its inputs can run before.
+void Runtime::request_write_backs(Task* t) {
+  for (const Access& a : t->acc) {
+    Handle* h = a.handle;
+    if (!reads(a.mode) || h->host_valid.load(std::memory_order_relaxed)) continue;
+    for (int d = 1; d < num_devices() && d < 64; ++d) {
+      if (replica(h, d).state.load(std::memory_order_relaxed) != ReplicaState::Modified) continue;
+      CopyEngine& e = *engines_[static_cast<std::size_t>(d)];
+      t->fetch_engines |= uint64_t{1} << d;
+      {
+        std::lock_guard<std::mutex> lk(e.mutex);
+        e.fetches.push_back({t, h});
+      }
+      e.room_cv.notify_one();
+      break;
+    }
+  }
+}
+
+// A host task starts: drops its write-back requests not started yet (the
+// worker copies those itself if still needed) and waits for those in flight,
+// so no request outlives the task.
+void Runtime::settle_write_backs(Task* t) {
+  for (int d = 1; d < num_devices() && d < 64; ++d) {
+    if (!(t->fetch_engines & (uint64_t{1} << d))) continue;
+    CopyEngine& e = *engines_[static_cast<std::size_t>(d)];
+    std::unique_lock<std::mutex> lk(e.mutex);
+    for (auto it = e.fetches.begin(); it != e.fetches.end();) {
+      if (it->task == t) it = e.fetches.erase(it);
+      else ++it;
+    }
+    e.fetch_cv.wait(lk, [&] { return e.fetching != t; });
+  }
+  t->fetch_engines = 0;
+}
+
+void Runtime::write_back(Handle* h, int row) {
+  h->lock.lock();
+  try {
+    if (!h->host_valid.load()) fetch_to_host(h, row);
+  } catch (...) {
+    h->lock.unlock();
+    set_error(std::current_exception());
+    return;
+  }
+  h->lock.unlock();
+}
+
+// The next staged task of accelerator d for one of its workers; nullptr at shutdown.
+Task* Runtime::take_staged(int d) {
+  CopyEngine& e = *engines_[static_cast<std::size_t>(d)];
+  Task* t = nullptr;
+  {
+    std::unique_lock<std::mutex> lk(e.mutex);
+    e.staged_cv.wait(lk, [&] { return stop_.load() || !e.staged.empty(); });
+    if (e.staged.empty()) return nullptr;
+    t = e.staged.front();
+    e.staged.pop_front();
+    --e.ahead;
+  }
+  e.room_cv.notify_one();
+  return t;
+}
+
+}  // namespace hetla::rt

@@ -1,0 +1,100 @@
+// The runtime's internal records: an inserted task (Task), a device's ready
+// queue, its memory bookkeeping, its copy engine, a worker's statistics.
+// Included by the runtime's sources (and executors), not by its users.
+#pragma once
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "runtime/handle.hpp"
+#include "runtime/task.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define HETLA_CPU_RELAX() _mm_pause()
+#else
+#define HETLA_CPU_RELAX() std::this_thread::yield()
+#endif
+
+namespace hetla::rt {
+
+/// An inserted task. Tasks come from the runtime's pool (allocated by the
+/// inserting thread, recycled by any) and are reused: `seq` tells a reused
+/// task from the one a Handle::Ref names.
+struct Task {
+  TaskBody body;
+  std::atomic<int32_t> pending{0};  // unresolved predecessors (+1 while inserting)
+  SpinLock lock;
+  bool done = false;              // guarded by lock
+  uint64_t seq = 0;               // written by the inserting thread only
+  std::vector<Task*> successors;  // guarded by lock
+  std::vector<Access> acc;        // the task's data accesses (for coherence)
+  int priority = 0;
+  const char* label = "";
+  uint32_t flags = 0;
+  dev::KernelId kernel = dev::KernelId::None;
+  double flops = 0;
+  int device = 0;      // where it was placed
+  int forced = -1;     // TaskOptions::device
+  int64_t est_ns = 0;  // its estimated duration there (queued-work accounting)
+  std::size_t pinned = 0;  // leading accesses its device's copy engine pinned (staged) there
+  uint64_t fetch_engines = 0;  // host task: bit e = write-backs of its inputs requested from device e's copy engine
+};
+
+namespace detail {
+
+struct ReadyEntry {
+  int priority;
+  uint64_t seq;
+  Task* task;
+};
+
+struct alignas(64) Queue {
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::vector<ReadyEntry> heap;
+  std::atomic<std::size_t> size{0};
+  int sleepers = 0;
+  std::atomic<int64_t> load_ns{0};  // estimated queued + running work
+};
+
+struct alignas(64) DeviceState {
+  std::mutex mutex;               // guards resident
+  std::vector<Handle*> resident;  // handles with a replica on this device
+  // transfer statistics, updated from any thread
+  std::atomic<uint64_t> bytes_in{0}, bytes_out{0}, evictions{0};
+};
+
+// An accelerator's copy engine: between its ready queue and its workers.
+struct alignas(64) CopyEngine {
+  struct Fetch {
+    Task* task = nullptr;  // a ready host task that reads `handle`
+    Handle* handle = nullptr;
+  };
+  std::mutex mutex;                   // guards what follows
+  std::condition_variable staged_cv;  // workers: a staged task (or stop)
+  std::condition_variable room_cv;    // the copy thread: work, room to stage, pins released (or stop)
+  std::condition_variable fetch_cv;   // host workers: the write-back in flight finished
+  std::deque<Fetch> fetches;          // write-backs to the host requested for host tasks
+  Task* fetching = nullptr;           // whose write-back is in flight
+  std::deque<Task*> staged;           // inputs resident and pinned, in the order workers take them
+  int ahead = 0;                      // taken off the ready queue, not yet started by a worker
+  int active = 0;                     // staged or running: holding pins on the device
+  uint64_t unpins = 0;                // bumped whenever a task on the device released its pins
+};
+
+// Per-worker task statistics: written only by their worker (no shared
+// cache line on the hot path), summed per device by stats().
+struct alignas(64) WorkerStats {
+  std::atomic<uint64_t> tasks{0};
+  std::atomic<int64_t> busy_ns{0};
+  std::atomic<double> flops{0};
+};
+
+}  // namespace detail
+}  // namespace hetla::rt

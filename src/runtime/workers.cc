@@ -1,0 +1,162 @@
+// Workers and ready queues: a device's ready tasks wait in its
+// priority-ordered queue; its workers (and the inserting thread, a host
+// worker while it waits) pop and execute them.
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "runtime/runtime.hpp"
+#include "runtime/runtime_detail.hpp"
+#include "trace/trace.hpp"
+#include "util/hwloc_topology.hpp"
+
+namespace hetla::rt {
+
+using namespace detail;
+
+void DeviceExecutor::run(Task& t, TaskContext& ctx) { t.body(ctx); }
+
+namespace {
+
+template <typename E> bool heap_less(const E& a, const E& b) {  // max-heap: priority, then insertion order
+  return a.priority != b.priority ? a.priority < b.priority : a.seq > b.seq;
+}
+
+constexpr int kSpinIterations = 4000;  // ~tens of microseconds before sleeping
+
+}  // namespace
+
+void Runtime::push_ready_batch(Task** ts, std::size_t n) {
+  if (n == 0) return;
+  if (devices_.size() == 1) {
+    push_to(0, ts, n);
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) push_to(place(ts[i]), &ts[i], 1);
+}
+
+void Runtime::push_to(int d, Task** ts, std::size_t n) {
+  Queue& q = *queues_[static_cast<std::size_t>(d)];
+  if (d == 0 && copy_engines_on())  // before the task is visible to host workers
+    for (std::size_t i = 0; i < n; ++i) request_write_backs(ts[i]);
+  int wake = 0;
+  {
+    std::lock_guard<std::mutex> lk(q.mutex);
+    for (std::size_t i = 0; i < n; ++i) {
+      q.heap.push_back({ts[i]->priority, ts[i]->seq, ts[i]});
+      std::push_heap(q.heap.begin(), q.heap.end(), heap_less<ReadyEntry>);
+    }
+    q.size.store(q.heap.size(), std::memory_order_release);
+    wake = std::min<int>(q.sleepers, static_cast<int>(n));
+  }
+  if (d != 0 && copy_engines_on()) {  // the copy engine takes the device's ready tasks
+    CopyEngine& e = *engines_[static_cast<std::size_t>(d)];
+    { std::lock_guard<std::mutex> lk(e.mutex); }  // it saw the new size or is asleep now
+    e.room_cv.notify_one();
+    return;
+  }
+  if (wake == 1) q.cv.notify_one();
+  else if (wake > 1) q.cv.notify_all();
+}
+
+Task* Runtime::try_pop(int d) {
+  Queue& q = *queues_[static_cast<std::size_t>(d)];
+  if (q.size.load(std::memory_order_acquire) == 0) return nullptr;
+  std::lock_guard<std::mutex> lk(q.mutex);
+  if (q.heap.empty()) return nullptr;
+  std::pop_heap(q.heap.begin(), q.heap.end(), heap_less<ReadyEntry>);
+  Task* t = q.heap.back().task;
+  q.heap.pop_back();
+  q.size.store(q.heap.size(), std::memory_order_release);
+  return t;
+}
+
+void Runtime::execute(Task* t, int worker) {
+  const int d = worker_device_[static_cast<std::size_t>(worker)];
+  std::size_t pinned = d != 0 ? t->pinned : 0;  // staged by the copy engine
+  if (t->fetch_engines) settle_write_backs(t);
+  if (!cancelled_.load(std::memory_order_relaxed)) {
+    thread_local std::vector<void*> ptrs;
+    thread_local std::vector<int64_t> lds;
+    ptrs.resize(t->acc.size());
+    lds.resize(t->acc.size());
+    trace::Recorder* rec = tracer_;
+    try {
+      prepare_data(t, d, worker, ptrs.data(), lds.data(), pinned);
+      TaskContext ctx{worker, devices_[static_cast<std::size_t>(d)].get(), ptrs.data(), lds.data()};
+      const int64_t t0 = clock_.now_ns();
+      const double start = rec ? trace_now(rec) : 0.0;
+      executor_->run(*t, ctx);
+      if (rec) rec->record(worker, t->label, start, trace_now(rec));
+      WorkerStats& c = wstats_[static_cast<std::size_t>(worker)];
+      c.tasks.store(c.tasks.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);  // single writer
+      c.flops.store(c.flops.load(std::memory_order_relaxed) + t->flops, std::memory_order_relaxed);
+      c.busy_ns.store(c.busy_ns.load(std::memory_order_relaxed) + (clock_.now_ns() - t0), std::memory_order_relaxed);
+    } catch (...) {
+      set_error(std::current_exception());
+    }
+  }
+  if (d != 0) unpin(t, d, pinned);
+  queues_[static_cast<std::size_t>(t->device)]->load_ns.fetch_sub(t->est_ns, std::memory_order_relaxed);
+  t->body.reset();
+  executed_.fetch_add(1, std::memory_order_relaxed);
+  release(t);
+}
+
+void Runtime::worker_loop(int worker) {
+  const int d = worker_device_[static_cast<std::size_t>(worker)];
+  if (d == 0) {
+    if (cfg_.pin_threads) util::Topology::get().bind_current_thread_to_core(worker);
+  } else {
+    int local = 0;
+    for (int w = 0; w < worker; ++w) local += worker_device_[static_cast<std::size_t>(w)] == d;
+    devices_[static_cast<std::size_t>(d)]->attach_worker(local);
+    if (copy_engines_on()) {  // the copy engine stages the device's tasks
+      while (Task* t = take_staged(d)) execute(t, worker);
+      return;
+    }
+  }
+  Queue& q = *queues_[static_cast<std::size_t>(d)];
+  for (;;) {
+    Task* t = try_pop(d);
+    for (int spin = 0; !t && spin < kSpinIterations; ++spin) {
+      HETLA_CPU_RELAX();
+      if (q.size.load(std::memory_order_relaxed) != 0) t = try_pop(d);
+    }
+    if (!t) {
+      std::unique_lock<std::mutex> lk(q.mutex);
+      ++q.sleepers;
+      q.cv.wait(lk, [&] { return stop_ || !q.heap.empty(); });
+      --q.sleepers;
+      if (stop_ && q.heap.empty()) return;
+      continue;
+    }
+    execute(t, worker);
+  }
+}
+
+void Runtime::help_until(std::size_t target) {
+  Queue& q = *queues_[0];
+  while (in_flight_.load(std::memory_order_acquire) > target) {
+    Task* t = try_pop(0);
+    for (int spin = 0; !t && spin < kSpinIterations; ++spin) {
+      HETLA_CPU_RELAX();
+      if (in_flight_.load(std::memory_order_acquire) <= target) return;
+      if (q.size.load(std::memory_order_relaxed) != 0) t = try_pop(0);
+    }
+    if (!t) {
+      std::unique_lock<std::mutex> lk(q.mutex);
+      ++q.sleepers;
+      q.cv.wait_for(lk, std::chrono::milliseconds(1), [&] {
+        return !q.heap.empty() || in_flight_.load(std::memory_order_acquire) <= target;
+      });
+      --q.sleepers;
+      continue;
+    }
+    execute(t, 0);
+  }
+}
+
+}  // namespace hetla::rt
