@@ -1,6 +1,7 @@
 // hetla bench ROUTINE [options]: parses the options, expands the -n and
 // --precision lists and runs the registered routine once per configuration.
 #include <cctype>
+#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -11,7 +12,9 @@
 #include "bench/common.hpp"
 #include "bench/registry.hpp"
 #include "checks.hpp"
+#include "devices/kernel_build.hpp"
 #include "hetla/context.hpp"
+#include "runtime/context.hpp"
 #include "trace/trace.hpp"
 #include "util/blas_threads.hpp"
 
@@ -363,6 +366,16 @@ int cmd_bench(int argc, char** argv, int first) {
       throw UsageError(std::string("--devices: ") + e.what());
     }
     base.threads = hetla::num_threads();
+    // Device code (OpenCL kernels: tens of seconds per precision the first
+    // time on a machine) is built now, not inside a timed run.
+    detail::CallScope scope;
+    for (char p : a.precisions) {
+      std::chrono::nanoseconds built{0};
+      for (int d = 1; d < scope.rt().num_devices(); ++d) built += dev::warm_up_kernels(scope.rt().device(d), p);
+      if (built > std::chrono::seconds(1))
+        std::fprintf(stderr, "hetla bench: built the device kernels for precision %c in %.1f s (not timed)\n", p,
+                     std::chrono::duration<double>(built).count());
+    }
   }
 
   RecordPrinter printer(a.json);
