@@ -38,13 +38,14 @@ std::string slurp(const std::string& path) {
   return s;
 }
 
-/// Runs `hetla ARGS`; stdout through the pipe, stderr into a temporary file.
-Result run(const std::string& args) {
+/// Runs `PREFIX hetla ARGS` (a prefix such as "taskset -c 1" or "VAR=x");
+/// stdout through the pipe, stderr into a temporary file.
+Result run(const std::string& args, const std::string& prefix = "") {
   char tmpl[] = "/tmp/hetla_cli_test_XXXXXX";
   const int fd = mkstemp(tmpl);
   if (fd < 0) throw std::runtime_error("mkstemp failed");
   close(fd);
-  const std::string cmd = std::string("'") + HETLA_CLI_PATH + "' " + args + " 2>" + tmpl;
+  const std::string cmd = prefix + " '" + HETLA_CLI_PATH + "' " + args + " 2>" + tmpl;
   Result r;
   std::FILE* p = popen(cmd.c_str(), "r");
   if (!p) throw std::runtime_error("popen failed");
@@ -496,6 +497,26 @@ TEST(Cli, EnergyIsMeasuredOrExplained) {
   } else {
     EXPECT_NE(recs[0]["energy"].find("joules"), std::string::npos) << r.out;
   }
+}
+
+// Under taskset (as under Slurm or mpirun --bind-to core) hetla starts one
+// worker per core of the process's CPU set, and the result is right.
+TEST(Cli, TasksetOneCoreMeansOneWorker) {
+  if (std::system("taskset -c 0 true >/dev/null 2>&1") != 0) GTEST_SKIP() << "no taskset";
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  const std::string cpu = std::to_string(cpus > 1 ? cpus - 1 : 0);
+  auto r = run("bench potrf -n 2000 --json --check", "taskset -c " + cpu);
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  auto recs = json_lines(r.out);
+  ASSERT_EQ(recs.size(), 1u) << r.out;
+  EXPECT_EQ(recs[0]["threads"], "1") << r.out;
+  EXPECT_EQ(recs[0]["residual_ok"], "true") << r.out;
+  auto info = run("info --json", "taskset -c " + cpu);
+  ASSERT_EQ(info.rc, 0) << info.err;
+  auto j = flat_object(lines(info.out).at(0));
+  EXPECT_EQ(j["cores"], "1");
+  EXPECT_EQ(j["cpu_set"], cpu);
+  EXPECT_EQ(j["workers"], "1");
 }
 
 TEST(Cli, UsageErrorsExitWith2) {
