@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
+#include <limits>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace hetla::cli {
@@ -19,15 +23,82 @@ double available_memory_bytes() {
   return static_cast<double>(sysconf(_SC_AVPHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
 }
 
+void check_memory(double bytes, const std::string& what) {
+  const double have = available_memory_bytes();
+  if (bytes <= have) return;
+  char msg[160];
+  std::snprintf(msg, sizeof msg, " needs about %.1f GiB of memory, %.1f GiB available", bytes / 1073741824.0,
+                have / 1073741824.0);
+  throw std::runtime_error(what + msg);
+}
+
+bool wants_json(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]) == "--json") return true;
+  return false;
+}
+
+void print_error(bool json, const std::string& message, const std::string& prefix,
+                 const std::vector<std::pair<std::string, std::string>>& extra) {
+  std::fprintf(stderr, "hetla: %s%s\n", prefix.c_str(), message.c_str());
+  if (!json) return;
+  std::string line = "{\"error\":" + json_value(message);
+  for (const auto& [key, value] : extra) line += ",\"" + json_escape(key) + "\":" + value;
+  std::printf("%s}\n", line.c_str());
+  std::fflush(stdout);
+}
+
+std::string parse_device_list(std::string_view text) {
+  const std::string hint = " (a comma list such as cpu, cpu,opencl or cpu,emu; see hetla bench --help)";
+  if (text.find_first_not_of(" \t") == std::string_view::npos)
+    throw UsageError("--devices: empty device list" + hint);
+  for (auto item : split(text, ','))
+    if (item.find_first_not_of(" \t") == std::string_view::npos)
+      throw UsageError("--devices: empty item in '" + std::string(text) + "'" + hint);
+  return std::string(text);
+}
+
+void check_output_path(const std::string& path, std::string_view what) {
+  auto fail = [&](const std::string& why) {
+    throw UsageError(std::string(what) + ": '" + path + "' cannot be written: " + why);
+  };
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) fail("it is a directory");
+    if (::access(path.c_str(), W_OK) != 0) fail(std::strerror(errno));
+    return;
+  }
+  const std::size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  if (::stat(dir.c_str(), &st) != 0) fail("folder '" + dir + "': " + std::strerror(errno));
+  if (!S_ISDIR(st.st_mode)) fail("'" + dir + "' is not a folder");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) fail("folder '" + dir + "': " + std::strerror(errno));
+}
+
 int64_t parse_int(std::string_view text, std::string_view what, int64_t lo, int64_t hi) {
   int64_t v = 0;
   const char* first = text.data();
   const char* last = text.data() + text.size();
   if (!text.empty() && *first == '+') ++first;
   auto [p, ec] = std::from_chars(first, last, v);
+  bool out_of_range = ec == std::errc::result_out_of_range;
+  if (!text.empty() && p != last && (*p == 'e' || *p == 'E') && ec == std::errc()) {
+    // 1e7, 2E3: an integer in scientific notation
+    int64_t e = 0;
+    auto [q, ec2] = std::from_chars(p + 1, last, e);
+    if (ec2 == std::errc() && q == last && e >= 0) {
+      p = q;
+      for (; e > 0 && !out_of_range; --e) {
+        if (v > std::numeric_limits<int64_t>::max() / 10 || v < std::numeric_limits<int64_t>::min() / 10)
+          out_of_range = true;
+        else
+          v *= 10;
+      }
+    }
+  }
   if (text.empty() || ec == std::errc::invalid_argument || p != last)
     throw UsageError(std::string(what) + ": '" + std::string(text) + "' is not an integer");
-  if (ec == std::errc::result_out_of_range || v < lo || v > hi)
+  if (out_of_range || v < lo || v > hi)
     throw UsageError(std::string(what) + ": " + std::string(text) + " is out of range [" + std::to_string(lo) +
                      ", " + std::to_string(hi) + "]");
   return v;

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -30,8 +31,28 @@ inline double now_seconds() {
 
 /// MemAvailable from /proc/meminfo (free physical memory if unreadable).
 double available_memory_bytes();
+/// Throws std::runtime_error "<what> needs about X GiB of memory, Y GiB
+/// available" when `bytes` exceeds the available memory.
+void check_memory(double bytes, const std::string& what);
+
+// ---- errors ---------------------------------------------------------------------
+
+/// True if the command line asks for JSON output (an argument "--json"):
+/// errors are then also printed on stdout as one JSON object.
+bool wants_json(int argc, char** argv);
+/// Reports an error: "hetla: <prefix><message>" on stderr and, with `json`,
+/// {"error": "<message>", <extra fields>} on stdout (one line).
+void print_error(bool json, const std::string& message, const std::string& prefix = "",
+                 const std::vector<std::pair<std::string, std::string>>& extra = {});
 
 // ---- argument parsing -------------------------------------------------------
+
+/// --devices: the device list as given; rejects an empty list and empty items.
+std::string parse_device_list(std::string_view text);
+/// Throws UsageError (`what`: '<path>' cannot be written: reason) unless
+/// `path` can be created or overwritten (its folder exists and is writable,
+/// or it is a writable file). Creates nothing.
+void check_output_path(const std::string& path, std::string_view what);
 
 /// Parses a whole decimal integer in [lo, hi]; `what` names it in the message.
 int64_t parse_int(std::string_view text, std::string_view what, int64_t lo, int64_t hi);

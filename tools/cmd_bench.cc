@@ -1,6 +1,7 @@
 // hetla bench ROUTINE [options]: parses the options, expands the -n and
 // --precision lists and runs the registered routine once per configuration.
 #include <cctype>
+#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -11,7 +12,9 @@
 #include "bench/common.hpp"
 #include "bench/registry.hpp"
 #include "checks.hpp"
+#include "devices/kernel_build.hpp"
 #include "hetla/context.hpp"
+#include "runtime/context.hpp"
 #include "trace/trace.hpp"
 #include "util/blas_threads.hpp"
 
@@ -218,7 +221,7 @@ bool parse(int argc, char** argv, int first, BenchArgs& a) {
     } else if (opt == "--trace") {
       a.trace = parse_trace_file(in.value(opt));
     } else if (opt == "--devices") {
-      a.devices = std::string(in.value(opt));
+      a.devices = parse_device_list(in.value(opt));
       a.devices_given = true;
     } else if (opt == "--schedule") {
       const std::string_view v = in.value(opt);
@@ -307,6 +310,17 @@ void write_trace(const std::string& path, const TraceCapture& cap, const trace::
   if (std::fclose(f) != 0 || !ok) throw std::runtime_error("error writing trace file '" + path + "'");
 }
 
+/// Bytes one configuration needs: the routine's own estimate, else ~128
+/// bytes per task for the runtime benchmark (measured: ~120 with its handles
+/// and task records), else three m x n matrices (input, copy, check).
+double memory_estimate(const Routine& spec, const BenchConfig& c) {
+  if (spec.memory_bytes) return spec.memory_bytes(c);
+  const double n = static_cast<double>(c.n), m = c.m < 0 ? n : static_cast<double>(c.m);
+  if (spec.name == "runtime") return 128.0 * n;
+  const double elem = c.precision == 's' ? 4 : c.precision == 'z' ? 16 : 8;
+  return 3.0 * m * n * elem;
+}
+
 std::string routine_list() {
   std::string s;
   for (const Routine* r : routines()) s += (s.empty() ? "" : ", ") + r->name;
@@ -345,6 +359,21 @@ int cmd_bench(int argc, char** argv, int first) {
     throw UsageError("option --trace does not apply to " + spec->name + " (it runs no library call)");
   if (a.ns.empty()) a.ns.push_back(spec->default_n);
   if (a.precisions.empty()) a.precisions.push_back('d');
+  const bool several = a.ns.size() * a.precisions.size() > 1;
+  // Before any work: every configuration fits in memory and every trace file
+  // can be written.
+  for (char p : a.precisions)
+    for (int64_t n : a.ns) {
+      BenchConfig c = a.base;
+      c.routine = spec->name;
+      c.spec = spec;
+      c.precision = p;
+      c.n = n;
+      std::string what = "bench " + spec->name + " n=" + std::to_string(n);
+      if (spec->options & kOptPrecision) what += std::string(" precision ") + p;
+      check_memory(memory_estimate(*spec, c), what);
+      if (!a.trace.empty()) check_output_path(trace_path(a.trace, several, p, n), "--trace");
+    }
 
   BenchConfig base = a.base;
   base.routine = spec->name;
@@ -363,26 +392,36 @@ int cmd_bench(int argc, char** argv, int first) {
       throw UsageError(std::string("--devices: ") + e.what());
     }
     base.threads = hetla::num_threads();
+    // Device code (OpenCL kernels: tens of seconds per precision the first
+    // time on a machine) is built now, not inside a timed run.
+    detail::CallScope scope;
+    for (char p : a.precisions) {
+      std::chrono::nanoseconds built{0};
+      for (int d = 1; d < scope.rt().num_devices(); ++d) built += dev::warm_up_kernels(scope.rt().device(d), p);
+      if (built > std::chrono::seconds(1))
+        std::fprintf(stderr, "hetla bench: built the device kernels for precision %c in %.1f s (not timed)\n", p,
+                     std::chrono::duration<double>(built).count());
+    }
   }
 
   RecordPrinter printer(a.json);
   int status = kExitOk;
-  const bool several = a.ns.size() * a.precisions.size() > 1;
   for (char p : a.precisions)
     for (int64_t n : a.ns) {
       BenchConfig c = base;
       c.precision = p;
       c.n = n;
+      // A run that fails: the message on stderr and, with --json, as a JSON
+      // object naming the configuration on stdout.
+      auto report = [&](const std::string& message) {
+        print_error(a.json, message,
+                    spec->name + " (n=" + std::to_string(n) + ", precision " + std::string(1, p) + "): ",
+                    {{"routine", json_value(spec->name)},
+                     {"precision", json_value(std::string(1, p))},
+                     {"n", std::to_string(n)}});
+        status = kExitFailed;
+      };
       try {
-        if (spec->memory_bytes) {
-          const double need = spec->memory_bytes(c), have = available_memory_bytes();
-          if (need > have) {
-            char msg[160];
-            std::snprintf(msg, sizeof msg, "needs about %.1f GiB of memory, %.1f GiB available", need / 1073741824.0,
-                          have / 1073741824.0);
-            throw std::runtime_error(msg);
-          }
-        }
         // Library routines are always traced (see the overhead note in --help).
         std::optional<TraceCapture> capture;
         if (spec->library) capture.emplace(c.energy);
@@ -416,17 +455,13 @@ int cmd_bench(int argc, char** argv, int first) {
         printer.print(rec);
         if (rec.failed) status = kExitFailed;
       } catch (const std::bad_alloc&) {
-        std::fprintf(stderr, "hetla bench %s: out of memory for n=%lld precision %c\n", spec->name.c_str(),
-                     static_cast<long long>(n), p);
-        status = kExitFailed;
+        report("out of memory");
       } catch (const UsageError&) {
         throw;
       } catch (const std::invalid_argument&) {
         throw;  // hetla::ArgumentError: a parameter the library rejects (exit 2)
       } catch (const std::exception& e) {
-        std::fprintf(stderr, "hetla bench %s (n=%lld, precision %c): %s\n", spec->name.c_str(),
-                     static_cast<long long>(n), p, e.what());
-        status = kExitFailed;
+        report(e.what());
       }
     }
   return status;

@@ -1,5 +1,7 @@
 // hetla info: what hetla sees on this machine.
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "cli.hpp"
 #include "hetla/context.hpp"
@@ -28,7 +30,16 @@ int cmd_info(int argc, char** argv, int first) {
     }
   }
   auto& topo = util::Topology::get();
-  const int cores = topo.cores();
+  const int cores = topo.cores();  // in the process's CPU set
+  std::string cpu_set;             // as taskset -c lists it: 0-3,8
+  const std::vector<int> cpus = topo.cpu_set();
+  for (std::size_t i = 0; i < cpus.size();) {
+    std::size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+    cpu_set += (cpu_set.empty() ? "" : ",") + std::to_string(cpus[i]) +
+               (j > i ? "-" + std::to_string(cpus[j]) : std::string());
+    i = j + 1;
+  }
   const std::string model = topo.cpu_model().empty() ? "unknown" : topo.cpu_model();
   const bool hwloc = topo.has_hwloc();
   const int workers = hetla::num_threads();
@@ -57,6 +68,8 @@ int cmd_info(int argc, char** argv, int first) {
     r.add("version", std::string(HETLA_VERSION_STRING))
         .add("cpu", model)
         .add("cores", static_cast<int64_t>(cores))
+        .add("machine_cores", static_cast<int64_t>(topo.machine_cores()))
+        .add("cpu_set", cpu_set)
         .add("hardware_threads", static_cast<int64_t>(topo.pus()))
         .add("hwloc", hwloc)
         .add("blas", blas)
@@ -76,7 +89,11 @@ int cmd_info(int argc, char** argv, int first) {
   }
   std::printf("hetla %s (heterogeneous tile linear algebra)\n", HETLA_VERSION_STRING);
   std::printf("cpu:      %s\n", model.c_str());
-  std::printf("cores:    %d (%d hardware threads)\n", cores, topo.pus());
+  if (cores == topo.machine_cores())
+    std::printf("cores:    %d (%d hardware threads)\n", cores, topo.pus());
+  else
+    std::printf("cores:    %d in the process's CPU set %s (machine: %d cores, %d hardware threads)\n", cores,
+                cpu_set.c_str(), topo.machine_cores(), topo.pus());
   std::printf("hwloc:    %s\n", hwloc ? "used (topology, worker threads pinned to cores)"
                                       : "not used (cores from the OS; threads not pinned)");
   std::printf("blas:     %s\n", blas.c_str());

@@ -121,7 +121,7 @@ int cmd_tune(int argc, char** argv, int first) {
       print_tune_help(stdout);
       return kExitOk;
     } else if (a == "--devices") {
-      devices = std::string(args.value(a));
+      devices = parse_device_list(args.value(a));
     } else if (a == "--nb") {
       nb = parse_int(args.value(a), "--nb", 16, 4096);
     } else if (a == "--repeat") {

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <string>
 #include <string_view>
 
 #include "cli.hpp"
@@ -43,6 +44,7 @@ struct FinalizeAtExit {
 int main(int argc, char** argv) {
   using namespace hetla::cli;
   FinalizeAtExit finalize_at_exit;
+  const bool json = wants_json(argc, argv);  // errors also as {"error": ...} on stdout
   try {
     if (argc < 2) {
       print_help(stderr);
@@ -64,16 +66,16 @@ int main(int argc, char** argv) {
     if (cmd == "tune") return cmd_tune(argc, argv, 2);
     throw UsageError("unknown command '" + std::string(cmd) + "' (see hetla --help)");
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "hetla: %s\n", e.what());
+    print_error(json, e.what());
     return kExitUsage;
   } catch (const std::invalid_argument& e) {  // hetla::ArgumentError: a value the library rejects
-    std::fprintf(stderr, "hetla: invalid argument: %s\n", e.what());
+    print_error(json, std::string("invalid argument: ") + e.what());
     return kExitUsage;
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "hetla: out of memory\n");
+    print_error(json, "out of memory");
     return kExitFailed;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "hetla: error: %s\n", e.what());
+    print_error(json, e.what(), "error: ");
     return kExitFailed;
   }
 }

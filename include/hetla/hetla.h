@@ -24,6 +24,19 @@ typedef double _Complex hetla_complex_double;
 /* Starts the library with num_threads workers (0 = one per core). Optional:
  * the first call of any routine starts it with the defaults. */
 int hetla_init(int num_threads);
+/* Starts the library from a configuration string, "key=value" items separated
+ * by ';' (every key optional), e.g. "devices=cpu,opencl;schedule=static;threads=2":
+ *   threads=N        host workers incl. the caller (0 = one per core of the
+ *                    process's CPU set, minus one per accelerator)
+ *   devices=LIST     cpu[:cores], emu[...], opencl[:index|all][:mem=SIZE], cuda[:index|all]
+ *   schedule=S       dynamic or static
+ *   distribution=D   default, 1d, 2d, weighted or hybrid (alone: selects static)
+ *   pin=0|1          pin the workers to cores (default 1)
+ * Returns 0, or -1 for a malformed string or device list (hetla_last_error()
+ * says which key), HETLA_ERR_INTERNAL if a device cannot be opened. Without
+ * any init call the first routine starts the library from the environment:
+ * HETLA_NUM_THREADS, HETLA_DEVICES, HETLA_SCHEDULE, HETLA_DISTRIBUTION. */
+int hetla_init_config(const char* config);
 void hetla_finalize(void);
 /* Message of the last error on this thread ("" if none). */
 const char* hetla_last_error(void);

@@ -5,10 +5,12 @@
 
 #include <cctype>
 #include <new>
+#include <stdexcept>
 #include <string>
 
 #include "api/c_api_util.hpp"
 #include "hetla/hetla.hpp"
+#include "runtime/context.hpp"
 
 namespace {
 using hetla::capi::guarded;
@@ -34,6 +36,21 @@ int hetla_init(int num_threads) {
   return guarded([&] {
     if (num_threads < 0) throw hetla::ArgumentError(1, "hetla_init", "num_threads < 0");
     hetla::init(hetla::Config{num_threads, true});
+    return 0;
+  });
+}
+int hetla_init_config(const char* config) {
+  return guarded([&] {
+    if (!config) throw hetla::ArgumentError(1, "hetla_init_config", "config is NULL");
+    hetla::Config cfg;
+    try {
+      cfg = hetla::detail::parse_config(config, "config");
+      hetla::init(cfg);
+    } catch (const hetla::ArgumentError&) {
+      throw;
+    } catch (const std::invalid_argument& e) {  // a malformed item or device list: argument 1
+      throw hetla::ArgumentError(1, "hetla_init_config", e.what());
+    }
     return 0;
   });
 }

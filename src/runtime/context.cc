@@ -1,7 +1,11 @@
 #include "runtime/context.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
+#include <stdexcept>
+#include <string>
 
 #include "devices/spec.hpp"
 #include "tune/calibrate.hpp"
@@ -11,6 +15,70 @@ namespace detail {
 namespace {
 std::unique_ptr<rt::Runtime> g_runtime;
 Config g_config;
+bool g_config_given = false;  // init() was called: the environment is not read
+
+std::string trim(std::string_view s) {
+  const auto b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
+  return b == std::string_view::npos ? std::string() : std::string(s.substr(b, e - b + 1));
+}
+
+[[noreturn]] void bad(std::string_view source, std::string_view key, std::string_view value, std::string_view want) {
+  throw std::invalid_argument(std::string(source) + ": " + std::string(key) + "='" + std::string(value) +
+                              "': expected " + std::string(want));
+}
+
+/// Sets one key of a configuration; `source` and `key` name it in errors.
+void set_key(Config& c, bool& schedule_given, std::string_view source, std::string_view key, const std::string& v) {
+  if (key == "threads" || key == "num_threads" || key == "HETLA_NUM_THREADS") {
+    char* end = nullptr;
+    errno = 0;
+    const long n = std::strtol(v.c_str(), &end, 10);
+    if (v.empty() || *end != '\0' || errno != 0 || n < 0 || n > 4096)
+      bad(source, key, v, "a number of threads from 0 (one per core) to 4096");
+    c.num_threads = static_cast<int>(n);
+  } else if (key == "devices" || key == "HETLA_DEVICES") {
+    if (v.empty()) bad(source, key, v, "a device list such as cpu, cpu,opencl or cpu,cuda");
+    c.devices = v;
+  } else if (key == "schedule" || key == "HETLA_SCHEDULE") {
+    if (v == "static") c.schedule = Schedule::Static;
+    else if (v == "dynamic") c.schedule = Schedule::Dynamic;
+    else bad(source, key, v, "static or dynamic");
+    schedule_given = true;
+  } else if (key == "distribution" || key == "HETLA_DISTRIBUTION") {
+    if (v == "default") c.distribution = Distribution::Default;
+    else if (v == "1d") c.distribution = Distribution::OneD;
+    else if (v == "2d") c.distribution = Distribution::TwoD;
+    else if (v == "weighted") c.distribution = Distribution::Weighted;
+    else if (v == "hybrid") c.distribution = Distribution::Hybrid;
+    else bad(source, key, v, "default, 1d, 2d, weighted or hybrid");
+  } else if (key == "pin" || key == "pin_threads" || key == "HETLA_PIN_THREADS") {
+    if (v == "1" || v == "true" || v == "yes") c.pin_threads = true;
+    else if (v == "0" || v == "false" || v == "no") c.pin_threads = false;
+    else bad(source, key, v, "0 or 1");
+  } else {
+    throw std::invalid_argument(std::string(source) + ": unknown key '" + std::string(key) +
+                                "' (threads, devices, schedule, distribution, pin)");
+  }
+}
+
+/// A distribution places work only under owner-computes: naming one without
+/// a schedule selects static scheduling (as `hetla bench` does).
+void settle_schedule(Config& c, bool schedule_given) {
+  if (!schedule_given && c.distribution != Distribution::Default) c.schedule = Schedule::Static;
+}
+
+/// Opens the configuration's devices; an error names where the list came from.
+dev::DeviceSet open_devices(const Config& cfg, const std::string& source) {
+  try {
+    return dev::parse_devices(cfg.devices);
+  } catch (const std::invalid_argument& e) {
+    if (source.empty()) throw;
+    throw std::invalid_argument(source + "='" + cfg.devices + "': " + e.what());
+  }
+}
+
+/// Where the default context's device list came from ("" : the code).
+std::string devices_source() { return std::getenv("HETLA_DEVICES") ? "HETLA_DEVICES" : ""; }
 
 // Capability weights measured by `hetla tune` on this machine, if any.
 void apply_saved_weights(rt::Runtime& rt) {
@@ -23,6 +91,9 @@ void apply_saved_weights(rt::Runtime& rt) {
 }
 
 std::unique_ptr<rt::Runtime> make_runtime(const Config& cfg, dev::DeviceSet set) {
+  // The cores are those of the CPU set the process runs in now (taskset,
+  // Slurm, mpirun --bind-to): workers are counted and pinned inside it.
+  util::Topology::get().refresh_cpu_set();
   rt::RuntimeConfig rc;
   rc.num_workers = cfg.num_threads > 0 ? cfg.num_threads : set.host_cores;
   rc.pin_threads = cfg.pin_threads;
@@ -40,8 +111,40 @@ std::recursive_mutex& call_mutex() {
   return m;
 }
 
+Config parse_config(std::string_view text, std::string_view source) {
+  Config c;
+  bool schedule_given = false;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find(';', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string item = trim(text.substr(start, end - start));
+    start = end + 1;
+    if (item.empty()) continue;
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos)
+      throw std::invalid_argument(std::string(source) + ": '" + item + "' is not key=value");
+    set_key(c, schedule_given, source, trim(std::string_view(item).substr(0, eq)), trim(item.substr(eq + 1)));
+  }
+  settle_schedule(c, schedule_given);
+  return c;
+}
+
+Config config_from_environment() {
+  Config c;
+  bool schedule_given = false;
+  for (const char* var : {"HETLA_NUM_THREADS", "HETLA_DEVICES", "HETLA_SCHEDULE", "HETLA_DISTRIBUTION",
+                          "HETLA_PIN_THREADS"})
+    if (const char* v = std::getenv(var)) set_key(c, schedule_given, "environment", var, trim(v));
+  settle_schedule(c, schedule_given);
+  return c;
+}
+
 rt::Runtime& runtime() {
-  if (!g_runtime) g_runtime = make_runtime(g_config, dev::parse_devices(g_config.devices));
+  if (!g_runtime) {
+    if (!g_config_given) g_config = config_from_environment();
+    g_runtime = make_runtime(g_config, open_devices(g_config, g_config_given ? "" : devices_source()));
+  }
   return *g_runtime;
 }
 
@@ -50,6 +153,7 @@ Distribution default_distribution() { return g_config.distribution; }
 void init_runtime(rt::RuntimeConfig rc) {
   std::lock_guard<std::recursive_mutex> lk(call_mutex());
   g_runtime.reset();
+  util::Topology::get().refresh_cpu_set();
   g_runtime = std::make_unique<rt::Runtime>(std::move(rc));
   apply_saved_weights(*g_runtime);
 }
@@ -61,13 +165,15 @@ void init(const Config& cfg) {
   dev::DeviceSet set = dev::parse_devices(cfg.devices);
   detail::g_runtime.reset();
   detail::g_config = cfg;
+  detail::g_config_given = true;
   detail::g_runtime = detail::make_runtime(cfg, std::move(set));
 }
 
 void finalize() {
   std::lock_guard<std::recursive_mutex> lk(detail::call_mutex());
   detail::g_runtime.reset();
-  detail::g_config = Config{};  // the next call starts a default context
+  detail::g_config = Config{};  // the next call starts a default context (from the environment)
+  detail::g_config_given = false;
 }
 
 int num_threads() {

@@ -1,9 +1,10 @@
 // Internal access to the library context. Public calls hold a CallScope for
 // their whole duration: it serialises calls (one inserting thread per runtime),
 // sets the host BLAS to one thread while tasks run and, with pinned workers,
-// binds the caller (worker 0) to core 0.
+// binds the caller (worker 0) to the first core of the process's CPU set.
 #pragma once
 #include <mutex>
+#include <string_view>
 
 #include "hetla/context.hpp"
 #include "runtime/runtime.hpp"
@@ -19,8 +20,21 @@ Distribution default_distribution();
 /// Replaces the library runtime with one built from `rc` (tests, tools).
 void init_runtime(rt::RuntimeConfig rc);
 
-/// With pinned workers the caller, worker 0, is bound to core 0 for the
-/// call: left free, the scheduler may park it on a core a pinned worker (or
+/// A configuration from text "key=value;key=value": threads=N (0: one per
+/// core of the CPU set), devices=LIST (as Config::devices), schedule=
+/// static|dynamic, distribution=default|1d|2d|weighted|hybrid (naming one
+/// without schedule selects static, as the CLI does), pin=0|1. Keys not
+/// given keep Config's defaults. Throws std::invalid_argument naming
+/// `source` and the key.
+Config parse_config(std::string_view text, std::string_view source = "config");
+/// The default context's configuration: Config's defaults overridden by
+/// HETLA_NUM_THREADS, HETLA_DEVICES, HETLA_SCHEDULE, HETLA_DISTRIBUTION
+/// when set (and HETLA_PIN_THREADS=0|1). Throws std::invalid_argument naming
+/// the variable for a malformed value.
+Config config_from_environment();
+
+/// With pinned workers the caller, worker 0, is bound to the first core of
+/// the process's CPU set (util::Topology) for the call: left free, the scheduler may park it on a core a pinned worker (or
 /// another library's spinning thread) holds; measured, that halved dgetrf
 /// n=2000 after an OpenBLAS call in the same process.
 class CallScope {

@@ -38,13 +38,14 @@ std::string slurp(const std::string& path) {
   return s;
 }
 
-/// Runs `hetla ARGS`; stdout through the pipe, stderr into a temporary file.
-Result run(const std::string& args) {
+/// Runs `PREFIX hetla ARGS` (a prefix such as "taskset -c 1" or "VAR=x");
+/// stdout through the pipe, stderr into a temporary file.
+Result run(const std::string& args, const std::string& prefix = "") {
   char tmpl[] = "/tmp/hetla_cli_test_XXXXXX";
   const int fd = mkstemp(tmpl);
   if (fd < 0) throw std::runtime_error("mkstemp failed");
   close(fd);
-  const std::string cmd = std::string("'") + HETLA_CLI_PATH + "' " + args + " 2>" + tmpl;
+  const std::string cmd = prefix + " '" + HETLA_CLI_PATH + "' " + args + " 2>" + tmpl;
   Result r;
   std::FILE* p = popen(cmd.c_str(), "r");
   if (!p) throw std::runtime_error("popen failed");
@@ -145,6 +146,9 @@ TEST(Cli, VersionAndHelp) {
   auto v = run("version");
   EXPECT_EQ(v.rc, 0);
   EXPECT_EQ(v.out, std::string("hetla ") + HETLA_VERSION_STRING + "\n");
+  auto dv = run("--version");
+  EXPECT_EQ(dv.rc, 0);
+  EXPECT_EQ(dv.out, v.out);
   auto h = run("--help");
   EXPECT_EQ(h.rc, 0);
   for (const char* s : {"info", "bench", "demo", "version"}) EXPECT_NE(h.out.find(s), std::string::npos) << s;
@@ -420,13 +424,65 @@ TEST(Cli, TraceFilePerConfigurationAndTableColumns) {
   }
 }
 
-TEST(Cli, TraceFileThatCannotBeWrittenFails) {
-  auto r = run("bench potrf -n 200 --json --trace /nonexistent-hetla-dir/t.svg");
-  EXPECT_EQ(r.rc, 1) << r.out << r.err;
-  EXPECT_NE(r.err.find("cannot write trace file '/nonexistent-hetla-dir/t.svg'"), std::string::npos) << r.err;
-  auto recs = json_lines(r.out);
-  ASSERT_EQ(recs.size(), 1u);
-  EXPECT_EQ(recs[0]["trace"], "null");
+// An output path that cannot be written is rejected before any work starts.
+TEST(Cli, TraceFileThatCannotBeWrittenIsRejectedBeforeTheRun) {
+  for (const char* path : {"/nonexistent-hetla-dir/t.svg", "/nonexistent-hetla-dir/t.json"}) {
+    auto r = run(std::string("bench potrf -n 200 --trace ") + path);
+    EXPECT_EQ(r.rc, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find(std::string("--trace: '") + path + "' cannot be written"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << "ran anyway: " << r.out;
+  }
+  // several configurations: every file is checked, in an existing folder too
+  auto dir = std::filesystem::temp_directory_path() / "hetla_cli_test_trace_dir";
+  std::filesystem::create_directories(dir / "t-d-n100.json");  // a folder where a file must go
+  auto r = run("bench potrf -n 100,200 --trace " + (dir / "t.json").string());
+  EXPECT_EQ(r.rc, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  std::filesystem::remove_all(dir);
+}
+
+// With --json every error is one JSON object {"error": ...} on stdout and the
+// exit status is not 0 (a script never gets an empty stdout).
+TEST(Cli, JsonErrorsAreJsonObjectsOnStdout) {
+  for (const char* args :
+       {"bench potrf -n -5 --json", "bench nosuchroutine --json", "bench potrf --bogus --json",
+        "bench potrf -n x --json", "bench potrf --devices '' --json", "bench --json", "info --bogus --json",
+        "bench potrf -n 200 --json --trace /nonexistent-hetla-dir/t.svg", "bench potrf -n 10000000 --json",
+        "bench potrf --devices nosuchdevice --json", "version --json"}) {
+    auto r = run(args);
+    EXPECT_NE(r.rc, 0) << "hetla " << args;
+    const auto out = lines(r.out);
+    ASSERT_EQ(out.size(), 1u) << "hetla " << args << "\n" << r.out << r.err;
+    auto obj = flat_object(out[0]);
+    ASSERT_TRUE(obj.count("error")) << out[0];
+    EXPECT_FALSE(obj["error"].empty()) << out[0];
+    EXPECT_FALSE(r.err.empty()) << "hetla " << args;  // and the message on stderr as before
+  }
+}
+
+TEST(Cli, EmptyDeviceListIsRejected) {
+  for (const char* args : {"bench potrf -n 100 --devices ''", "bench potrf -n 100 --devices ' '",
+                           "bench potrf -n 100 --devices cpu,,emu", "tune --devices ''"}) {
+    auto r = run(args);
+    EXPECT_EQ(r.rc, 2) << "hetla " << args << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find("--devices: empty"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+}
+
+// Sizes are checked against the available memory before anything is
+// allocated; the message names the size and the memory. 1e7 is a size too.
+TEST(Cli, SizesAreCheckedAgainstMemory) {
+  for (const char* args : {"bench potrf -n 10000000", "bench potrf -n 1e7 --json", "bench runtime -n 1e9",
+                           "bench potrf -n 100,10000000", "bench gemm -n 3000000"}) {
+    auto r = run(args);
+    EXPECT_EQ(r.rc, 1) << "hetla " << args << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find(" n="), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("GiB of memory"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("GiB available"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("\"routine\""), std::string::npos) << "ran before the check: " << r.out;
+  }
 }
 
 // --energy: joules per counter where readable, else null with the reason
@@ -441,6 +497,26 @@ TEST(Cli, EnergyIsMeasuredOrExplained) {
   } else {
     EXPECT_NE(recs[0]["energy"].find("joules"), std::string::npos) << r.out;
   }
+}
+
+// Under taskset (as under Slurm or mpirun --bind-to core) hetla starts one
+// worker per core of the process's CPU set, and the result is right.
+TEST(Cli, TasksetOneCoreMeansOneWorker) {
+  if (std::system("taskset -c 0 true >/dev/null 2>&1") != 0) GTEST_SKIP() << "no taskset";
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  const std::string cpu = std::to_string(cpus > 1 ? cpus - 1 : 0);
+  auto r = run("bench potrf -n 2000 --json --check", "taskset -c " + cpu);
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  auto recs = json_lines(r.out);
+  ASSERT_EQ(recs.size(), 1u) << r.out;
+  EXPECT_EQ(recs[0]["threads"], "1") << r.out;
+  EXPECT_EQ(recs[0]["residual_ok"], "true") << r.out;
+  auto info = run("info --json", "taskset -c " + cpu);
+  ASSERT_EQ(info.rc, 0) << info.err;
+  auto j = flat_object(lines(info.out).at(0));
+  EXPECT_EQ(j["cores"], "1");
+  EXPECT_EQ(j["cpu_set"], cpu);
+  EXPECT_EQ(j["workers"], "1");
 }
 
 TEST(Cli, UsageErrorsExitWith2) {

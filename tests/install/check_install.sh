@@ -1,20 +1,38 @@
 #!/usr/bin/env bash
-# Installs the build tree into a temporary prefix, then builds and runs a
-# consumer with find_package(hetla) and another with pkg-config.
+# Installs the build tree into a temporary prefix P and uses it as a new user
+# would, with LD_LIBRARY_PATH unset throughout:
+#   - P/bin/hetla version and --version run;
+#   - examples/ (C and C++) built as a CMake consumer (find_package(hetla),
+#     no C++ standard of its own: the compiler's default, C++17 for GCC 12)
+#     and with pkg-config (examples/Makefile), and run.
+#   check_install.sh BUILD_DIR
 set -euo pipefail
 build_dir=$1
-src_dir=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
+examples=$root/examples
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
-cmake -S "$src_dir/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$work/consumer" -j2 >/dev/null
-"$work/consumer/consumer_cxx"
-"$work/consumer/consumer_c"
-libdir=$(ls -d "$work"/prefix/lib*/pkgconfig | head -n1)
-export PKG_CONFIG_PATH="$libdir"
-# shellcheck disable=SC2046
-c++ -std=c++20 "$src_dir/consumer/main.cc" -o "$work/pc_consumer" $(pkg-config --cflags --libs hetla) \
-  -Wl,-rpath,"$(pkg-config --variable=libdir hetla)"
-"$work/pc_consumer"
+unset LD_LIBRARY_PATH
+P=$work/prefix
+step() { printf '[install check] %s\n' "$*"; }
+
+step "cmake --install $build_dir --prefix P"
+cmake --install "$build_dir" --prefix "$P" >/dev/null
+
+step "P/bin/hetla version"
+"$P/bin/hetla" version
+"$P/bin/hetla" --version >/dev/null
+
+step "CMake consumer (C++17 default, find_package(hetla))"
+cmake -S "$examples" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$P" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$work/cmake" -j2 >/dev/null
+"$work/cmake/factor"
+"$work/cmake/solve"
+
+step "pkg-config consumer (examples/Makefile)"
+libdir=$(ls -d "$P"/lib*/pkgconfig | head -n1)
+mkdir "$work/pc"
+PKG_CONFIG_PATH=$libdir make -s -C "$work/pc" -f "$examples/Makefile"
+"$work/pc/factor"
+"$work/pc/solve"
 echo "install check passed"

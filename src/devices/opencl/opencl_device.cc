@@ -12,11 +12,14 @@
 #include <cctype>
 #include <cstdint>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <type_traits>
 
 #include "devices/host/host_device.hpp"
+#include "devices/kernel_build.hpp"
 #include "devices/laswp_plan.hpp"
 
 namespace hetla::dev {
@@ -247,6 +250,9 @@ template <typename T> clblast::Transpose cl_trans(Op op) {
 clblast::Side cl_side(Side s) { return s == Side::Left ? clblast::Side::kLeft : clblast::Side::kRight; }
 clblast::Diagonal cl_diag(Diag d) { return d == Diag::Unit ? clblast::Diagonal::kUnit : clblast::Diagonal::kNonUnit; }
 
+/// A call's transposes, sides, triangles as text (kernel build keys).
+template <typename... E> std::string call_flags(E... e) { return {static_cast<char>(e)...}; }
+
 class OpenCLDevice final : public Device {
  public:
   OpenCLDevice(int index, cl_platform_id platform, cl_device_id device, std::size_t memory_limit, int workers);
@@ -309,10 +315,30 @@ class OpenCLDevice final : public Device {
   /// and host memory (host_ld); blocking.
   void transfer(bool to_device, cl_mem buf, int64_t dev_ld, void* host, int64_t host_ld, int64_t rows, int64_t cols,
                 std::size_t elem);
-  /// Runs one CLBlast call on the caller's queue and waits for it.
-  template <typename F> void run(const char* routine, F&& call) {
+  /// Open while a call may build device code: until a call with this key
+  /// (routine, precision, flags) has once completed on this device. CLBlast
+  /// builds a routine's program for a precision on its first call in a
+  /// context (POCL: from source the first time on a machine, ~5-10 s per
+  /// program on 2 cores; from its cache, ~40 ms, after), and POCL compiles a
+  /// kernel's variant for a work-group size on its first launch. Test
+  /// watchdogs and benchmarks leave that time out (devices/kernel_build.hpp).
+  void open_build_scope(const std::string& key, std::optional<KernelBuildScope>& scope) {
+    std::lock_guard<std::mutex> lk(built_mutex_);
+    if (!built_.count(key)) scope.emplace();
+  }
+  void mark_built(const std::string& key) {
+    std::lock_guard<std::mutex> lk(built_mutex_);
+    built_.insert(key);
+  }
+  /// Runs one CLBlast call on the caller's queue and waits for it; `flags`
+  /// tell the call's kernels apart (transposes, sides, triangles).
+  template <typename T, typename F> void run(const char* routine, std::string flags, F&& call) {
     Queue& q = caller_queue();
     std::lock_guard<std::mutex> lk(q.mutex);
+    if constexpr (!is_complex_v<T>) std::replace(flags.begin(), flags.end(), 'C', 'T');  // the same kernels
+    const std::string key = std::string(routine) + precision_letter<T>() + flags;
+    std::optional<KernelBuildScope> building;
+    open_build_scope(key, building);
     cl_command_queue cq = q.queue.get();
     const clblast::StatusCode s = call(&cq, q);
     const cl_int fin = clFinish(cq);  // also after a failure: nothing may still use the buffers
@@ -320,6 +346,7 @@ class OpenCLDevice final : public Device {
       throw std::runtime_error(who() + ": CLBlast " + routine + " failed: code " + std::to_string(static_cast<int>(s)) +
                                " (" + status_name(s) + ")");
     if (fin != CL_SUCCESS) fail_cl(std::string("clFinish after CLBlast ") + routine, fin);
+    if (building) mark_built(key);
   }
   template <typename T> void require(const char* routine) const {
     if constexpr (std::is_same_v<real_t<T>, double>)
@@ -358,7 +385,7 @@ class OpenCLDevice final : public Device {
     if (k == 0 || alpha == T(0)) return scale_on_host(C, m, n, ldc, beta, Uplo::General);
     const auto um = static_cast<std::size_t>(m), un = static_cast<std::size_t>(n), uk = static_cast<std::size_t>(k);
     const auto ua = static_cast<std::size_t>(lda), ub = static_cast<std::size_t>(ldb), uc = static_cast<std::size_t>(ldc);
-    run("Gemm", [&](cl_command_queue* q, Queue& qs) {
+    run<T>("Gemm", call_flags(ta, tb), [&](cl_command_queue* q, Queue& qs) {
       // The indirect kernel pads/transposes into scratch memory; a scratch
       // buffer kept per queue saves CLBlast an allocation per call.
       std::size_t temp = 0;
@@ -391,7 +418,7 @@ class OpenCLDevice final : public Device {
     if (k == 0 || alpha == 0) return scale_on_host(C, n, n, ldc, T(beta), uplo);
     const auto tri = uplo == Uplo::Lower ? clblast::Triangle::kLower : clblast::Triangle::kUpper;
     const auto un = static_cast<std::size_t>(n), uk = static_cast<std::size_t>(k);
-    run(is_complex_v<T> ? "Herk" : "Syrk", [&](cl_command_queue* q, Queue&) {
+    run<T>(is_complex_v<T> ? "Herk" : "Syrk", call_flags(uplo, trans), [&](cl_command_queue* q, Queue&) {
       if constexpr (is_complex_v<T>) {
         const auto t = trans == Op::NoTrans ? clblast::Transpose::kNo : clblast::Transpose::kConjugate;
         return clblast::Herk<real_t<T>>(clblast::Layout::kColMajor, tri, t, un, uk, alpha, buffer(A), 0,
@@ -414,7 +441,7 @@ class OpenCLDevice final : public Device {
     if (m == 0 || n == 0) return;
     if (alpha == T(0)) return scale_on_host(B, m, n, ldb, T(0), Uplo::General);
     const auto tri = uplo == Uplo::Lower ? clblast::Triangle::kLower : clblast::Triangle::kUpper;
-    run("Trsm", [&](cl_command_queue* q, Queue&) {
+    run<T>("Trsm", call_flags(side, uplo, op, diag), [&](cl_command_queue* q, Queue&) {
       return clblast::Trsm<T>(clblast::Layout::kColMajor, cl_side(side), tri, cl_trans<T>(op), cl_diag(diag),
                               static_cast<std::size_t>(m), static_cast<std::size_t>(n), alpha, buffer(A), 0,
                               static_cast<std::size_t>(lda), buffer(B), 0, static_cast<std::size_t>(ldb), q);
@@ -430,7 +457,7 @@ class OpenCLDevice final : public Device {
     if (m == 0 || n == 0) return;
     if (alpha == T(0)) return scale_on_host(B, m, n, ldb, T(0), Uplo::General);
     const auto tri = uplo == Uplo::Lower ? clblast::Triangle::kLower : clblast::Triangle::kUpper;
-    run("Trmm", [&](cl_command_queue* q, Queue&) {
+    run<T>("Trmm", call_flags(side, uplo, op, diag), [&](cl_command_queue* q, Queue&) {
       return clblast::Trmm<T>(clblast::Layout::kColMajor, cl_side(side), tri, cl_trans<T>(op), cl_diag(diag),
                               static_cast<std::size_t>(m), static_cast<std::size_t>(n), alpha, buffer(A), 0,
                               static_cast<std::size_t>(lda), buffer(B), 0, static_cast<std::size_t>(ldb), q);
@@ -456,6 +483,9 @@ class OpenCLDevice final : public Device {
 
     Queue& q = caller_queue();
     std::lock_guard<std::mutex> lk(q.mutex);
+    const std::string key = "laswp" + std::to_string(word);
+    std::optional<KernelBuildScope> building;
+    open_build_scope(key, building);
     cl_kernel* k = laswp_kernels(q, word);
     cl_int err = CL_SUCCESS;
     MemPtr stage(clCreateBuffer(context_.get(), CL_MEM_READ_WRITE,
@@ -489,6 +519,7 @@ class OpenCLDevice final : public Device {
     sweep(k[0], plan.gather);
     sweep(k[1], plan.scatter);  // in-order queue: every gather has finished
     if ((err = clFinish(q.queue.get())) != CL_SUCCESS) fail_cl("clFinish after laswp", err);
+    if (building) mark_built(key);
   }
 
   /// The laswp kernels of queue q for words of 4 << word bytes ({gather,
@@ -556,6 +587,8 @@ class OpenCLDevice final : public Device {
   ContextPtr context_;
   std::vector<std::unique_ptr<Queue>> worker_queues_;
   Queue shared_queue_;
+  std::mutex built_mutex_;
+  std::set<std::string> built_;  // open_build_scope keys of the calls that completed once
   std::once_flag laswp_built_;
   cl_program laswp_program_ = nullptr;  // released after the queues' kernels
   std::string laswp_error_;

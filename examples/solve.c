@@ -1,4 +1,5 @@
-/* Solves a small SPD system through the installed C API. */
+/* Solves a small symmetric positive definite system A x = b through hetla's
+ * C API (hetla_dposv): the solution is all ones. */
 #include <hetla/hetla.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,7 +14,7 @@ int main(void) {
   int info = hetla_dposv('L', n, 1, A, n, b, n);
   double err = 0;
   for (int i = 0; i < n; ++i) err = fmax(err, fabs(b[i] - 1.0));
-  printf("consumer_c info=%d err=%g\n", info, err);
+  printf("solve info=%d err=%g\n", info, err);
   hetla_finalize();
   return info == 0 && err < 1e-12 ? 0 : 1;
 }
