@@ -92,7 +92,7 @@ template <typename T> int64_t gels(Op trans, Matrix<T>& A, Matrix<T>& B, const O
 
   // Scale A and B into [smlnum, bignum] if needed; a zero A gives X = 0.
   using R_t = real_t<T>;
-  const R_t smlnum = blas::small_number<T>(), bignum = R_t(1) / smlnum;
+  const R_t smlnum = tile::small_number<T>(), bignum = R_t(1) / smlnum;
   const R_t anrm = max_abs(rt, A, m);
   int iascl = 0, ibscl = 0;
   if (anrm > 0 && anrm < smlnum) {

@@ -5,10 +5,10 @@
 #include <algorithm>
 
 #include "hetla/lu.hpp"
-#include "kernels/tile_tasks_lu.hpp"
 #include "linalg/check_args.hpp"
 #include "memory/distribution.hpp"
 #include "runtime/context.hpp"
+#include "tasks/lu.hpp"
 
 namespace hetla {
 

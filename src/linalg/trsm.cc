@@ -10,11 +10,11 @@
 
 #include "hetla/blas3.hpp"
 #include "hetla/linalg.hpp"
-#include "kernels/tile_tasks.hpp"
-#include "kernels/tile_tasks_blas3.hpp"
 #include "linalg/check_args.hpp"
 #include "memory/distribution.hpp"
+#include "memory/tile_block.hpp"
 #include "runtime/context.hpp"
+#include "tasks/blas3.hpp"
 
 namespace hetla {
 
@@ -66,8 +66,8 @@ template <typename T> bool trsm_host_slices(rt::Runtime& rt, Side side, Uplo upl
   const double flops =
       tile::flop_scale<T>() * static_cast<double>(na) * static_cast<double>(na) * static_cast<double>(len);
   if (len < 32 * workers || flops < 2e6 * static_cast<double>(workers)) return false;
-  const auto a = tile::detail::as_block(A, 0, A.mt() - 1, 0, A.nt() - 1);
-  const auto b = tile::detail::as_block(B, 0, B.mt() - 1, 0, B.nt() - 1);
+  const auto a = detail::as_block(A, 0, A.mt() - 1, 0, A.nt() - 1);
+  const auto b = detail::as_block(B, 0, B.mt() - 1, 0, B.nt() - 1);
   if (!a || !b) return false;
   const Tile<T> At = *a, Bt = *b;
   for (int64_t w = 0; w < workers; ++w) {
@@ -76,10 +76,7 @@ template <typename T> bool trsm_host_slices(rt::Runtime& rt, Side side, Uplo upl
     T* bp = left ? Bt.data + lo * Bt.ld : Bt.data + lo;
     const int64_t m = left ? Bt.mb : hi - lo, n = left ? hi - lo : Bt.nb;
     // no accesses: within this call only this task touches its slice of B, A is only read
-    rt.insert([=](rt::TaskContext&) { blas::trsm(side, uplo, op, diag, m, n, alpha, At.data, At.ld, bp, Bt.ld); },
-              nullptr, 0,
-              {0, "trsm", rt::kHostOnly, dev::KernelId::None,
-               tile::flop_scale<T>() * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(na)});
+    tile::trsm_slice(rt, side, uplo, op, diag, m, n, alpha, At.data, At.ld, bp, Bt.ld);
   }
   return true;
 }
