@@ -31,8 +31,8 @@
 
 #include "hetla/lu.hpp"
 #include "hetla/matfun.hpp"
-#include "linalg/check_args.hpp"
 #include "linalg/matfun_internal.hpp"
+#include "util/check_args.hpp"
 
 namespace hetla {
 

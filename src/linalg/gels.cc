@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "hetla/qr.hpp"
-#include "linalg/check_args.hpp"
 #include "linalg/qr_internal.hpp"
 #include "runtime/context.hpp"
+#include "util/check_args.hpp"
 
 namespace hetla {
 

@@ -19,11 +19,11 @@
 #include <stdexcept>
 
 #include "hetla/blas3.hpp"
-#include "linalg/check_args.hpp"
 #include "memory/tile_block.hpp"
 #include "runtime/context.hpp"
 #include "tasks/blas3.hpp"
 #include "tune/split_model.hpp"
+#include "util/check_args.hpp"
 
 namespace hetla {
 

@@ -9,10 +9,10 @@
 // owned with A's (distribute_qr), so under a distribution a column's whole
 // update runs on its owner; only the panels come back to the host.
 #include "hetla/qr.hpp"
-#include "linalg/check_args.hpp"
 #include "linalg/qr_internal.hpp"
 #include "runtime/context.hpp"
 #include "tasks/priority.hpp"
+#include "util/check_args.hpp"
 
 namespace hetla {
 

@@ -22,11 +22,11 @@
 #include <span>
 
 #include "hetla/lu.hpp"
-#include "linalg/check_args.hpp"
 #include "memory/distribution.hpp"
 #include "runtime/context.hpp"
 #include "tasks/lu.hpp"
 #include "tasks/priority.hpp"
+#include "util/check_args.hpp"
 
 namespace hetla {
 

@@ -5,10 +5,10 @@
 #include <algorithm>
 
 #include "hetla/lu.hpp"
-#include "linalg/check_args.hpp"
 #include "memory/distribution.hpp"
 #include "runtime/context.hpp"
 #include "tasks/lu.hpp"
+#include "util/check_args.hpp"
 
 namespace hetla {
 

@@ -9,10 +9,10 @@
 #include <cmath>
 
 #include "hetla/blas3.hpp"
-#include "linalg/check_args.hpp"
 #include "memory/tile_block.hpp"
 #include "runtime/context.hpp"
 #include "tasks/blas3.hpp"
+#include "util/check_args.hpp"
 
 namespace hetla {
 

@@ -5,8 +5,8 @@
 // only the diagonal tiles. Products are hetla::gemm calls, so each one is
 // split over every device of the context.
 #include "hetla/matfun.hpp"
-#include "linalg/check_args.hpp"
 #include "linalg/matfun_internal.hpp"
+#include "util/check_args.hpp"
 
 namespace hetla {
 

@@ -3,13 +3,13 @@
 // and priorities fall with the column index, so the next panel is factored as
 // soon as its inputs are ready: lookahead comes from the dependences.
 #include "hetla/linalg.hpp"
-#include "linalg/check_args.hpp"
 #include "memory/distribution.hpp"
 #include "memory/triangle_scope.hpp"
 #include "runtime/context.hpp"
 #include "tasks/blas3.hpp"
 #include "tasks/cholesky.hpp"
 #include "tasks/priority.hpp"
+#include "util/check_args.hpp"
 
 namespace hetla {
 

@@ -1,8 +1,8 @@
 // Cholesky solves: potrs = two triangular sweeps; posv = potrf + potrs.
 #include "hetla/linalg.hpp"
-#include "linalg/check_args.hpp"
 #include "memory/distribution.hpp"
 #include "runtime/context.hpp"
+#include "util/check_args.hpp"
 
 namespace hetla {
 

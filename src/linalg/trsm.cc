@@ -10,11 +10,11 @@
 
 #include "hetla/blas3.hpp"
 #include "hetla/linalg.hpp"
-#include "linalg/check_args.hpp"
 #include "memory/distribution.hpp"
 #include "memory/tile_block.hpp"
 #include "runtime/context.hpp"
 #include "tasks/blas3.hpp"
+#include "util/check_args.hpp"
 
 namespace hetla {
 

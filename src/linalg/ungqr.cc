@@ -5,9 +5,9 @@
 // reflectors (host ungqr on the panel) and the tiles above it set to zero.
 // Tile columns without reflectors (k < n) start as columns of the identity.
 #include "hetla/qr.hpp"
-#include "linalg/check_args.hpp"
 #include "linalg/qr_internal.hpp"
 #include "runtime/context.hpp"
+#include "util/check_args.hpp"
 
 namespace hetla {
 

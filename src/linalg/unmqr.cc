@@ -3,9 +3,9 @@
 // reflectors are applied panel after panel as GEMM tasks on the tiles of C.
 //   Q^H C, C Q: panels first to last.   Q C, C Q^H: last to first.
 #include "hetla/qr.hpp"
-#include "linalg/check_args.hpp"
 #include "linalg/qr_internal.hpp"
 #include "runtime/context.hpp"
+#include "util/check_args.hpp"
 
 namespace hetla {
 
