@@ -13,6 +13,7 @@
 #include "linalg/qr_internal.hpp"
 #include "runtime/context.hpp"
 #include "util/check_args.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
 
@@ -178,10 +179,7 @@ int64_t gels(Op trans, int64_t m, int64_t n, int64_t nrhs, T* A, int64_t lda, T*
 #define HETLA_INSTANTIATE(T)                                   \
   template int64_t gels<T>(Op, Matrix<T>&, Matrix<T>&, const Options&); \
   template int64_t gels<T>(Op, int64_t, int64_t, int64_t, T*, int64_t, T*, int64_t, const Options&);
-HETLA_INSTANTIATE(float)
-HETLA_INSTANTIATE(double)
-HETLA_INSTANTIATE(std::complex<float>)
-HETLA_INSTANTIATE(std::complex<double>)
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 
 }  // namespace hetla

@@ -24,6 +24,7 @@
 #include "tasks/blas3.hpp"
 #include "tune/split_model.hpp"
 #include "util/check_args.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
 
@@ -328,10 +329,7 @@ template <typename T> void gemm(Op opa, Op opb, int64_t m, int64_t n, int64_t k,
   template void gemm<T>(Op, Op, T, const Matrix<T>&, const Matrix<T>&, T, Matrix<T>&, const Options&);              \
   template void gemm<T>(Op, Op, int64_t, int64_t, int64_t, T, const T*, int64_t, const T*, int64_t, T, T*, int64_t, \
                         const Options&);
-HETLA_INSTANTIATE(float)
-HETLA_INSTANTIATE(double)
-HETLA_INSTANTIATE(std::complex<float>)
-HETLA_INSTANTIATE(std::complex<double>)
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 
 }  // namespace hetla

@@ -13,6 +13,7 @@
 #include "runtime/context.hpp"
 #include "tasks/priority.hpp"
 #include "util/check_args.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
 
@@ -70,10 +71,7 @@ template <typename T> void geqrf(int64_t m, int64_t n, T* A, int64_t lda, T* tau
   template void detail::geqrf_tasks<T>(rt::Runtime&, const tile::Reflectors<T>&, T*, tile::LarfbWork<T>&); \
   template void geqrf<T>(Matrix<T>&, T*, const Options&);                                            \
   template void geqrf<T>(int64_t, int64_t, T*, int64_t, T*, const Options&);
-HETLA_INSTANTIATE(float)
-HETLA_INSTANTIATE(double)
-HETLA_INSTANTIATE(std::complex<float>)
-HETLA_INSTANTIATE(std::complex<double>)
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 
 }  // namespace hetla

@@ -27,6 +27,7 @@
 #include "tasks/lu.hpp"
 #include "tasks/priority.hpp"
 #include "util/check_args.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
 
@@ -93,10 +94,7 @@ template <typename T> int64_t getrf(int64_t m, int64_t n, T* A, int64_t lda, int
 #define HETLA_INSTANTIATE(T)                                                    \
   template int64_t getrf<T>(Matrix<T>&, std::vector<int64_t>&, const Options&); \
   template int64_t getrf<T>(int64_t, int64_t, T*, int64_t, int64_t*, const Options&);
-HETLA_INSTANTIATE(float)
-HETLA_INSTANTIATE(double)
-HETLA_INSTANTIATE(std::complex<float>)
-HETLA_INSTANTIATE(std::complex<double>)
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 
 }  // namespace hetla

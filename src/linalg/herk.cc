@@ -13,6 +13,7 @@
 #include "runtime/context.hpp"
 #include "tasks/blas3.hpp"
 #include "util/check_args.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
 
@@ -153,10 +154,7 @@ template <typename T> void syrk(Uplo uplo, Op op, int64_t n, int64_t k, T alpha,
   template void herk<T>(Uplo, Op, int64_t, int64_t, real_t<T>, const T*, int64_t, real_t<T>, T*, int64_t, \
                         const Options&);                                                                  \
   template void syrk<T>(Uplo, Op, int64_t, int64_t, T, const T*, int64_t, T, T*, int64_t, const Options&);
-HETLA_INSTANTIATE(float)
-HETLA_INSTANTIATE(double)
-HETLA_INSTANTIATE(std::complex<float>)
-HETLA_INSTANTIATE(std::complex<double>)
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 
 }  // namespace hetla

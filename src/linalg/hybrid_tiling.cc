@@ -5,6 +5,7 @@
 #include "memory/distribution.hpp"
 #include "runtime/context.hpp"
 #include "util/check_args.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
 
@@ -14,9 +15,8 @@ template <typename T> Tiling hybrid_tiling(int64_t n, int64_t nb, Panels panels)
   detail::CallScope scope;
   return detail::call_tiling(scope.rt(), Distribution::Hybrid, n, nb > 0 ? nb : default_tile_size<T>(n, panels), panels);
 }
-template Tiling hybrid_tiling<float>(int64_t, int64_t, Panels);
-template Tiling hybrid_tiling<double>(int64_t, int64_t, Panels);
-template Tiling hybrid_tiling<std::complex<float>>(int64_t, int64_t, Panels);
-template Tiling hybrid_tiling<std::complex<double>>(int64_t, int64_t, Panels);
+#define HETLA_INSTANTIATE(T) template Tiling hybrid_tiling<T>(int64_t, int64_t, Panels);
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
+#undef HETLA_INSTANTIATE
 
 }  // namespace hetla

@@ -10,6 +10,7 @@
 #include "tasks/cholesky.hpp"
 #include "tasks/priority.hpp"
 #include "util/check_args.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
 
@@ -81,10 +82,7 @@ template <typename T> int64_t potrf(Uplo uplo, int64_t n, T* A, int64_t lda, con
 #define HETLA_INSTANTIATE(T)                                   \
   template int64_t potrf<T>(Uplo, Matrix<T>&, const Options&);                 \
   template int64_t potrf<T>(Uplo, int64_t, T*, int64_t, const Options&);
-HETLA_INSTANTIATE(float)
-HETLA_INSTANTIATE(double)
-HETLA_INSTANTIATE(std::complex<float>)
-HETLA_INSTANTIATE(std::complex<double>)
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 
 }  // namespace hetla

@@ -15,6 +15,7 @@
 #include "runtime/context.hpp"
 #include "tasks/blas3.hpp"
 #include "util/check_args.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
 
@@ -151,10 +152,7 @@ template <typename T> void trsm(Side side, Uplo uplo, Op op, Diag diag, int64_t 
   template void trsm_left<T>(Uplo, Op, Diag, T, const Matrix<T>&, Matrix<T>&, const Options&);  \
   template void trsm<T>(Side, Uplo, Op, Diag, T, const Matrix<T>&, Matrix<T>&, const Options&); \
   template void trsm<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, const T*, int64_t, T*, int64_t, const Options&);
-HETLA_INSTANTIATE(float)
-HETLA_INSTANTIATE(double)
-HETLA_INSTANTIATE(std::complex<float>)
-HETLA_INSTANTIATE(std::complex<double>)
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 
 }  // namespace hetla
