@@ -21,11 +21,6 @@ struct Options {
   std::string weights = {};
 };
 
-/// The factorization a tiling is planned for: its panels stay on the host
-/// cores (a hybrid tiling shrinks their share of the columns by the panels'
-/// time; the default tile sizes of LU and QR follow their panels' cost).
-enum class Panels : uint8_t { Cholesky, LU, QR };
-
 /// Tile size used when Options::nb == 0.
 template <typename T> int64_t default_tile_size(int64_t n);
 /// Tile size a factorization with `panels` uses when Options::nb == 0: as

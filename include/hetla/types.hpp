@@ -14,6 +14,11 @@ enum class Op : char { NoTrans = 'N', Trans = 'T', ConjTrans = 'C' };
 enum class Side : char { Left = 'L', Right = 'R' };
 enum class Diag : char { NonUnit = 'N', Unit = 'U' };
 
+/// The factorization a tiling is planned for: its panels stay on the host
+/// cores (a hybrid tiling shrinks their share of the columns by the panels'
+/// time; the default tile sizes of LU and QR follow their panels' cost).
+enum class Panels : uint8_t { Cholesky, LU, QR };
+
 /// Raised for invalid arguments; `arg()` is the 1-based LAPACK argument position.
 class ArgumentError : public std::invalid_argument {
  public:

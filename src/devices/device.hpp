@@ -10,6 +10,7 @@
 #include <string>
 
 #include "hetla/types.hpp"
+#include "util/precision.hpp"
 
 namespace hetla::dev {
 
@@ -141,8 +142,4 @@ class Device : public Kernels<float>,
     laswp_t<T>(cols, ntiles, tiles, mb, ld, npairs, rows);                                                \
   }
 
-#define HETLA_DEVICE_KERNEL_OVERRIDES                      \
-  HETLA_DEVICE_KERNEL_OVERRIDES_FOR(float)                 \
-  HETLA_DEVICE_KERNEL_OVERRIDES_FOR(double)                \
-  HETLA_DEVICE_KERNEL_OVERRIDES_FOR(std::complex<float>)   \
-  HETLA_DEVICE_KERNEL_OVERRIDES_FOR(std::complex<double>)
+#define HETLA_DEVICE_KERNEL_OVERRIDES HETLA_FOR_EACH_PRECISION(HETLA_DEVICE_KERNEL_OVERRIDES_FOR)

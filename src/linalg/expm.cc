@@ -31,8 +31,9 @@
 
 #include "hetla/lu.hpp"
 #include "hetla/matfun.hpp"
-#include "linalg/check_args.hpp"
 #include "linalg/matfun_internal.hpp"
+#include "util/check_args.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
 
@@ -293,10 +294,7 @@ MatfunInfo sinm(int64_t n, const T* A, int64_t lda, T* S, int64_t lds, const Opt
   template MatfunInfo expm<T>(int64_t, const T*, int64_t, T*, int64_t, const Options&);          \
   template MatfunInfo cosm<T>(int64_t, const T*, int64_t, T*, int64_t, const Options&);          \
   template MatfunInfo sinm<T>(int64_t, const T*, int64_t, T*, int64_t, const Options&);
-HETLA_INSTANTIATE(float)
-HETLA_INSTANTIATE(double)
-HETLA_INSTANTIATE(std::complex<float>)
-HETLA_INSTANTIATE(std::complex<double>)
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 
 }  // namespace hetla

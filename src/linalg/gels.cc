@@ -10,9 +10,10 @@
 #include <vector>
 
 #include "hetla/qr.hpp"
-#include "linalg/check_args.hpp"
 #include "linalg/qr_internal.hpp"
 #include "runtime/context.hpp"
+#include "util/check_args.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
 
@@ -92,7 +93,7 @@ template <typename T> int64_t gels(Op trans, Matrix<T>& A, Matrix<T>& B, const O
 
   // Scale A and B into [smlnum, bignum] if needed; a zero A gives X = 0.
   using R_t = real_t<T>;
-  const R_t smlnum = blas::small_number<T>(), bignum = R_t(1) / smlnum;
+  const R_t smlnum = tile::small_number<T>(), bignum = R_t(1) / smlnum;
   const R_t anrm = max_abs(rt, A, m);
   int iascl = 0, ibscl = 0;
   if (anrm > 0 && anrm < smlnum) {
@@ -178,10 +179,7 @@ int64_t gels(Op trans, int64_t m, int64_t n, int64_t nrhs, T* A, int64_t lda, T*
 #define HETLA_INSTANTIATE(T)                                   \
   template int64_t gels<T>(Op, Matrix<T>&, Matrix<T>&, const Options&); \
   template int64_t gels<T>(Op, int64_t, int64_t, int64_t, T*, int64_t, T*, int64_t, const Options&);
-HETLA_INSTANTIATE(float)
-HETLA_INSTANTIATE(double)
-HETLA_INSTANTIATE(std::complex<float>)
-HETLA_INSTANTIATE(std::complex<double>)
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 
 }  // namespace hetla

@@ -19,11 +19,12 @@
 #include <stdexcept>
 
 #include "hetla/blas3.hpp"
-#include "kernels/tile_tasks.hpp"
-#include "kernels/tile_tasks_blas3.hpp"
-#include "linalg/check_args.hpp"
+#include "memory/tile_block.hpp"
 #include "runtime/context.hpp"
+#include "tasks/blas3.hpp"
 #include "tune/split_model.hpp"
+#include "util/check_args.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
 
@@ -156,29 +157,15 @@ void check_op(Op op, int arg, const std::string& name) {
 
 template <typename T> std::optional<Tile<T>> whole_block(const Matrix<T>& M) {
   if (M.m() == 0 || M.n() == 0) return std::nullopt;
-  return tile::detail::as_block(M, 0, M.mt() - 1, 0, M.nt() - 1);
+  return detail::as_block(M, 0, M.mt() - 1, 0, M.nt() - 1);
 }
-
-/// Column-major operands (k > 0, alpha != 0).
-template <typename T> struct Dense {
-  Op opa, opb;
-  int64_t m, n, k;
-  T alpha;
-  const T* A;
-  int64_t lda;
-  const T* B;
-  int64_t ldb;
-  T beta;
-  T* C;
-  int64_t ldc;
-};
 
 /// Host slices of columns [c0, c1) (or rows, when the block is taller than
 /// wide): one BLAS call per host worker, equal work each. The tasks declare
 /// no accesses: within this call nobody else touches these columns of C, A
 /// and B are only read, and the host copy is valid (the previous call ended
 /// with wait_all, which writes device data back).
-template <typename T> void host_slices(rt::Runtime& rt, const Dense<T>& g, int64_t c0, int64_t c1, int device,
+template <typename T> void host_slices(rt::Runtime& rt, const tile::Dense<T>& g, int64_t c0, int64_t c1, int device,
                                        std::atomic<int64_t>* done = nullptr) {
   const int64_t ncols = c1 - c0;
   if (ncols <= 0) return;
@@ -193,7 +180,7 @@ template <typename T> void host_slices(rt::Runtime& rt, const Dense<T>& g, int64
   for (int64_t s = 0; s < slices; ++s) {
     const int64_t lo = len * s / slices, hi = len * (s + 1) / slices;
     if (hi <= lo) continue;
-    Dense<T> p = g;
+    tile::Dense<T> p = g;
     if (by_rows) {
       p.m = hi - lo;
       p.n = ncols;
@@ -205,18 +192,7 @@ template <typename T> void host_slices(rt::Runtime& rt, const Dense<T>& g, int64
       p.B = g.opb == Op::NoTrans ? g.B + (c0 + lo) * g.ldb : g.B + (c0 + lo);
       p.C = g.C + (c0 + lo) * g.ldc;
     }
-    rt::TaskOptions to{0,
-                       "gemm",
-                       rt::kHostOnly,
-                       dev::KernelId::None,
-                       2.0 * tile::flop_scale<T>() * static_cast<double>(p.m * p.n) * static_cast<double>(p.k),
-                       device};
-    rt.insert(
-        [p, done](rt::TaskContext&) {
-          blas::gemm(p.opa, p.opb, p.m, p.n, p.k, p.alpha, p.A, p.lda, p.B, p.ldb, p.beta, p.C, p.ldc);
-          tile::stamp(done);
-        },
-        nullptr, 0, to);
+    tile::gemm_slice(rt, p, device, done);
   }
 }
 
@@ -286,7 +262,7 @@ void gemm(Op opa, Op opb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T bet
     // handles, so tasks a composite routine still has pending on A, B or C
     // (inside its own CallScope) must finish first.
     rt.wait_all();
-    const Dense<T> g{opa, opb, m, n, k, alpha, a->data, a->ld, b->data, b->ld, beta, c->data, c->ld};
+    const tile::Dense<T> g{opa, opb, m, n, k, alpha, a->data, a->ld, b->data, b->ld, beta, c->data, c->ld};
     const auto bounds = detail::split_bounds(shares, n, 1);
     const int64_t nb = C.nb();
     std::vector<Matrix<T>> views;  // their handles must outlive the tasks
@@ -353,10 +329,7 @@ template <typename T> void gemm(Op opa, Op opb, int64_t m, int64_t n, int64_t k,
   template void gemm<T>(Op, Op, T, const Matrix<T>&, const Matrix<T>&, T, Matrix<T>&, const Options&);              \
   template void gemm<T>(Op, Op, int64_t, int64_t, int64_t, T, const T*, int64_t, const T*, int64_t, T, T*, int64_t, \
                         const Options&);
-HETLA_INSTANTIATE(float)
-HETLA_INSTANTIATE(double)
-HETLA_INSTANTIATE(std::complex<float>)
-HETLA_INSTANTIATE(std::complex<double>)
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 
 }  // namespace hetla

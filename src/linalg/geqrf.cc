@@ -9,15 +9,13 @@
 // owned with A's (distribute_qr), so under a distribution a column's whole
 // update runs on its owner; only the panels come back to the host.
 #include "hetla/qr.hpp"
-#include "linalg/check_args.hpp"
 #include "linalg/qr_internal.hpp"
 #include "runtime/context.hpp"
+#include "tasks/priority.hpp"
+#include "util/check_args.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
-
-namespace {
-int prio(int64_t nt, int64_t j, bool panel) { return static_cast<int>(2 * (nt - j) + (panel ? 1 : 0)); }
-}  // namespace
 
 namespace detail {
 
@@ -27,10 +25,10 @@ void geqrf_tasks(rt::Runtime& rt, const tile::Reflectors<T>& R, T* tau, tile::La
   const int64_t nt = A.nt();
   for (int64_t p = 0; p < R.panels(); ++p) {
     // A(p.., p) = V_p R_pp:  Householder QR of the panel
-    tile::geqrf_panel(rt, R.panel(p), tau + R.first(p), R.t_tile(p), R.vd_tile(p), {prio(nt, p, true)});
+    tile::geqrf_panel(rt, R.panel(p), tau + R.first(p), R.t_tile(p), R.vd_tile(p), {tile::prio(nt, p, true)});
     // A(p.., p+1..) = H_p^H A(p.., p+1..)
     tile::larfb_left(rt, R, p, Op::ConjTrans, A, p + 1, nt, work, p,
-                     [nt](int64_t j) { return prio(nt, j, false); });
+                     [nt](int64_t j) { return tile::prio(nt, j, false); });
   }
 }
 
@@ -73,10 +71,7 @@ template <typename T> void geqrf(int64_t m, int64_t n, T* A, int64_t lda, T* tau
   template void detail::geqrf_tasks<T>(rt::Runtime&, const tile::Reflectors<T>&, T*, tile::LarfbWork<T>&); \
   template void geqrf<T>(Matrix<T>&, T*, const Options&);                                            \
   template void geqrf<T>(int64_t, int64_t, T*, int64_t, T*, const Options&);
-HETLA_INSTANTIATE(float)
-HETLA_INSTANTIATE(double)
-HETLA_INSTANTIATE(std::complex<float>)
-HETLA_INSTANTIATE(std::complex<double>)
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 
 }  // namespace hetla

@@ -22,16 +22,16 @@
 #include <span>
 
 #include "hetla/lu.hpp"
-#include "kernels/tile_tasks_lu.hpp"
-#include "linalg/check_args.hpp"
 #include "memory/distribution.hpp"
 #include "runtime/context.hpp"
+#include "tasks/lu.hpp"
+#include "tasks/priority.hpp"
+#include "util/check_args.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
 
 namespace {
-int prio(int64_t nt, int64_t j, bool panel) { return static_cast<int>(2 * (nt - j) + (panel ? 1 : 0)); }
-
 /// Width (in tile columns) of the update block that starts d columns after
 /// the next panel's column.
 int64_t update_width(int64_t d) {
@@ -48,15 +48,15 @@ template <typename T> int64_t getrf_tiles(Matrix<T>& A, int64_t* ipiv, const Opt
   tile::Status status;
   std::vector<rt::Handle> piv(static_cast<std::size_t>(kt));  // written by panel k: its pivots are known
   auto a = [&](int64_t i, int64_t j) { return tile::ref(A, i, j); };
-  auto opts = [&](int64_t k, int64_t j) { return tile::Opts{prio(nt, j, false), k, nullptr}; };
+  auto opts = [&](int64_t k, int64_t j) { return tile::Opts{tile::prio(nt, j, false), k, nullptr}; };
   auto pivot_end = [&](int64_t k) { return A.row_offset(k) + std::min(m - A.row_offset(k), A.tile_nb(k)); };
 
   for (int64_t k = 0; k < kt; ++k) {
     std::span<rt::Handle> pk(&piv[static_cast<std::size_t>(k)], 1);
-    tile::getrf_panel(rt, A, k, ipiv, &pk[0], &status, prio(nt, k, true));
+    tile::getrf_panel(rt, A, k, ipiv, &pk[0], &status, tile::prio(nt, k, true));
     const int64_t k1 = A.row_offset(k), k2 = pivot_end(k);  // the rows whose interchanges panel k chose
     for (int64_t j = k + 1; j < nt; ++j) {
-      tile::laswp(rt, A, j, ipiv, k1, k2, true, pk, prio(nt, j, false));
+      tile::laswp(rt, A, j, ipiv, k1, k2, true, pk, tile::prio(nt, j, false));
       tile::trsm(rt, Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, T(1), a(k, k), a(k, j), opts(k, j));
     }
     for (int64_t j1 = k + 1; j1 < nt; j1 += update_width(j1 - k - 1))
@@ -94,10 +94,7 @@ template <typename T> int64_t getrf(int64_t m, int64_t n, T* A, int64_t lda, int
 #define HETLA_INSTANTIATE(T)                                                    \
   template int64_t getrf<T>(Matrix<T>&, std::vector<int64_t>&, const Options&); \
   template int64_t getrf<T>(int64_t, int64_t, T*, int64_t, int64_t*, const Options&);
-HETLA_INSTANTIATE(float)
-HETLA_INSTANTIATE(double)
-HETLA_INSTANTIATE(std::complex<float>)
-HETLA_INSTANTIATE(std::complex<double>)
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 
 }  // namespace hetla

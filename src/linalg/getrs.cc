@@ -5,10 +5,11 @@
 #include <algorithm>
 
 #include "hetla/lu.hpp"
-#include "kernels/tile_tasks_lu.hpp"
-#include "linalg/check_args.hpp"
 #include "memory/distribution.hpp"
 #include "runtime/context.hpp"
+#include "tasks/lu.hpp"
+#include "util/check_args.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
 
@@ -100,10 +101,7 @@ int64_t gesv(int64_t n, int64_t nrhs, T* A, int64_t lda, int64_t* ipiv, T* B, in
   template void getrs<T>(Op, int64_t, int64_t, const T*, int64_t, const int64_t*, T*, int64_t, const Options&); \
   template int64_t gesv<T>(Matrix<T>&, std::vector<int64_t>&, Matrix<T>&, const Options&);                \
   template int64_t gesv<T>(int64_t, int64_t, T*, int64_t, int64_t*, T*, int64_t, const Options&);
-HETLA_INSTANTIATE(float)
-HETLA_INSTANTIATE(double)
-HETLA_INSTANTIATE(std::complex<float>)
-HETLA_INSTANTIATE(std::complex<double>)
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 
 }  // namespace hetla

@@ -9,10 +9,11 @@
 #include <cmath>
 
 #include "hetla/blas3.hpp"
-#include "kernels/tile_tasks.hpp"
-#include "kernels/tile_tasks_blas3.hpp"
-#include "linalg/check_args.hpp"
+#include "memory/tile_block.hpp"
 #include "runtime/context.hpp"
+#include "tasks/blas3.hpp"
+#include "util/check_args.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
 
@@ -30,13 +31,9 @@ template <typename T> bool rank_k_host_slices(rt::Runtime& rt, Uplo uplo, bool t
   if (tile::flop_scale<T>() * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(k) <
       2e6 * static_cast<double>(workers))
     return false;
-  const auto a = tile::detail::as_block(A, 0, A.mt() - 1, 0, A.nt() - 1);
-  const auto c = tile::detail::as_block(C, 0, C.mt() - 1, 0, C.nt() - 1);
+  const auto a = detail::as_block(A, 0, A.mt() - 1, 0, A.nt() - 1);
+  const auto c = detail::as_block(C, 0, C.mt() - 1, 0, C.nt() - 1);
   if (!a || !c) return false;
-  const Tile<T> At = *a, Ct = *c;
-  const Op t = conj ? Op::ConjTrans : Op::Trans;
-  // opA(i0): rows i0.. of op(A) (n x k) as a pointer into A
-  auto opa = [=](int64_t i0) { return trans ? At.data + i0 * At.ld : At.data + i0; };
   for (int64_t w = 0; w < workers; ++w) {
     // Lower: column j costs n - j, so the first f of the work ends at n (1 - sqrt(1 - f)); Upper: n sqrt(f)
     auto bound = [&](int64_t s) {
@@ -44,27 +41,9 @@ template <typename T> bool rank_k_host_slices(rt::Runtime& rt, Uplo uplo, bool t
       const double x = uplo == Uplo::Lower ? 1.0 - std::sqrt(1.0 - f) : std::sqrt(f);
       return s == workers ? n : std::min(n, static_cast<int64_t>(std::llround(x * static_cast<double>(n))));
     };
-    const int64_t c0 = bound(w), c1 = bound(w + 1), nc = c1 - c0;
-    if (nc <= 0) continue;
-    const int64_t r0 = uplo == Uplo::Lower ? c1 : 0, nr = uplo == Uplo::Lower ? n - c1 : c0;  // off-diagonal rows
-    const double fl = tile::flop_scale<T>() * static_cast<double>(k) * static_cast<double>(nc) *
-                      (static_cast<double>(nc) + 2.0 * static_cast<double>(nr));
-    rt.insert(
-        [=](rt::TaskContext&) {
-          T* cd = Ct.data + c0 + c0 * Ct.ld;
-          if (conj)
-            blas::herk(uplo, trans ? t : Op::NoTrans, nc, k, std::real(alpha), opa(c0), At.ld, std::real(beta), cd,
-                       Ct.ld);
-          else
-            tile::detail::syrk(uplo, trans ? t : Op::NoTrans, nc, k, alpha, opa(c0), At.ld, beta, cd, Ct.ld);
-          if (nr == 0) return;
-          T* co = Ct.data + r0 + c0 * Ct.ld;  // C(r0 : r0 + nr, c0 : c1) = alpha opA(r0) opA(c0)^H + beta C
-          if (trans)
-            blas::gemm(t, Op::NoTrans, nr, nc, k, alpha, opa(r0), At.ld, opa(c0), At.ld, beta, co, Ct.ld);
-          else
-            blas::gemm(Op::NoTrans, t, nr, nc, k, alpha, opa(r0), At.ld, opa(c0), At.ld, beta, co, Ct.ld);
-        },
-        nullptr, 0, {0, conj ? "herk" : "syrk", rt::kHostOnly, dev::KernelId::None, fl});
+    const int64_t c0 = bound(w), c1 = bound(w + 1);
+    if (c1 <= c0) continue;
+    tile::rank_k_slice(rt, uplo, trans, conj, alpha, *a, beta, *c, c0, c1);
   }
   return true;
 }
@@ -175,10 +154,7 @@ template <typename T> void syrk(Uplo uplo, Op op, int64_t n, int64_t k, T alpha,
   template void herk<T>(Uplo, Op, int64_t, int64_t, real_t<T>, const T*, int64_t, real_t<T>, T*, int64_t, \
                         const Options&);                                                                  \
   template void syrk<T>(Uplo, Op, int64_t, int64_t, T, const T*, int64_t, T, T*, int64_t, const Options&);
-HETLA_INSTANTIATE(float)
-HETLA_INSTANTIATE(double)
-HETLA_INSTANTIATE(std::complex<float>)
-HETLA_INSTANTIATE(std::complex<double>)
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 
 }  // namespace hetla

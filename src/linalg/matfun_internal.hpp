@@ -14,8 +14,8 @@
 
 #include "hetla/blas3.hpp"
 #include "hetla/matfun.hpp"
-#include "kernels/tile_tasks_matfun.hpp"
 #include "runtime/context.hpp"
+#include "tasks/matfun.hpp"
 
 namespace hetla::detail::matfun {
 

@@ -5,8 +5,9 @@
 // only the diagonal tiles. Products are hetla::gemm calls, so each one is
 // split over every device of the context.
 #include "hetla/matfun.hpp"
-#include "linalg/check_args.hpp"
 #include "linalg/matfun_internal.hpp"
+#include "util/check_args.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
 
@@ -66,10 +67,7 @@ int64_t matpoly(int64_t n, const T* X, int64_t ldx, int64_t degree, const T* coe
   template int64_t matpoly<T>(const Matrix<T>&, std::span<const T>, Matrix<T>&, PolyMethod, const Options&); \
   template int64_t matpoly<T>(int64_t, const T*, int64_t, int64_t, const T*, T*, int64_t, PolyMethod,     \
                               const Options&);
-HETLA_INSTANTIATE(float)
-HETLA_INSTANTIATE(double)
-HETLA_INSTANTIATE(std::complex<float>)
-HETLA_INSTANTIATE(std::complex<double>)
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 
 }  // namespace hetla

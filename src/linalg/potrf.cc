@@ -3,17 +3,16 @@
 // and priorities fall with the column index, so the next panel is factored as
 // soon as its inputs are ready: lookahead comes from the dependences.
 #include "hetla/linalg.hpp"
-#include "kernels/tile_tasks.hpp"
-#include "linalg/check_args.hpp"
 #include "memory/distribution.hpp"
+#include "memory/triangle_scope.hpp"
 #include "runtime/context.hpp"
+#include "tasks/blas3.hpp"
+#include "tasks/cholesky.hpp"
+#include "tasks/priority.hpp"
+#include "util/check_args.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
-
-namespace {
-// Column (or row, for Upper) j: earlier columns first; panels above updates.
-int prio(int64_t nt, int64_t j, bool panel) { return static_cast<int>(2 * (nt - j) + (panel ? 1 : 0)); }
-}  // namespace
 
 template <typename T> int64_t potrf(Uplo uplo, Matrix<T>& A, const Options& options) {
   const auto name = detail::routine_name<T>("potrf");
@@ -31,11 +30,13 @@ template <typename T> int64_t potrf(Uplo uplo, Matrix<T>& A, const Options& opti
                           return static_cast<double>(uplo == Uplo::Lower ? j * (nt - j) : j * j / 2);
                         }};
   detail::distribute(rt, A, options.distribution, load);
-  const tile::TriangleScope<T> diagonal(A, uplo);  // devices may use the other triangle as scratch
+  const detail::TriangleScope<T> diagonal(A, uplo);  // devices may use the other triangle as scratch
   const real_t<T> one = 1;
   tile::Status status;
   auto a = [&](int64_t i, int64_t j) { return tile::ref(A, i, j); };
-  auto opts = [&](int64_t k, int64_t col, bool panel) { return tile::Opts{prio(nt, col, panel), k, &status, panel}; };
+  auto opts = [&](int64_t k, int64_t col, bool panel) {
+    return tile::Opts{tile::prio(nt, col, panel), k, &status, panel};
+  };
 
   if (uplo == Uplo::Lower) {
     for (int64_t k = 0; k < nt; ++k) {
@@ -81,10 +82,7 @@ template <typename T> int64_t potrf(Uplo uplo, int64_t n, T* A, int64_t lda, con
 #define HETLA_INSTANTIATE(T)                                   \
   template int64_t potrf<T>(Uplo, Matrix<T>&, const Options&);                 \
   template int64_t potrf<T>(Uplo, int64_t, T*, int64_t, const Options&);
-HETLA_INSTANTIATE(float)
-HETLA_INSTANTIATE(double)
-HETLA_INSTANTIATE(std::complex<float>)
-HETLA_INSTANTIATE(std::complex<double>)
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 
 }  // namespace hetla

@@ -1,8 +1,9 @@
 // Cholesky solves: potrs = two triangular sweeps; posv = potrf + potrs.
 #include "hetla/linalg.hpp"
-#include "linalg/check_args.hpp"
 #include "memory/distribution.hpp"
 #include "runtime/context.hpp"
+#include "util/check_args.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
 
@@ -64,10 +65,7 @@ int64_t posv(Uplo uplo, int64_t n, int64_t nrhs, T* A, int64_t lda, T* B, int64_
   template void potrs<T>(Uplo, int64_t, int64_t, const T*, int64_t, T*, int64_t, const Options&); \
   template int64_t posv<T>(Uplo, Matrix<T>&, Matrix<T>&, const Options&);                                       \
   template int64_t posv<T>(Uplo, int64_t, int64_t, T*, int64_t, T*, int64_t, const Options&);
-HETLA_INSTANTIATE(float)
-HETLA_INSTANTIATE(double)
-HETLA_INSTANTIATE(std::complex<float>)
-HETLA_INSTANTIATE(std::complex<double>)
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 
 }  // namespace hetla

@@ -3,9 +3,9 @@
 // the reflectors and workspaces alive and calls wait_all().
 #pragma once
 #include "hetla/linalg.hpp"
-#include "kernels/tile_tasks_qr.hpp"
-#include "linalg/check_args.hpp"
 #include "memory/distribution.hpp"
+#include "tasks/qr.hpp"
+#include "util/check_args.hpp"
 
 namespace hetla::detail {
 

@@ -10,11 +10,12 @@
 
 #include "hetla/blas3.hpp"
 #include "hetla/linalg.hpp"
-#include "kernels/tile_tasks.hpp"
-#include "kernels/tile_tasks_blas3.hpp"
-#include "linalg/check_args.hpp"
 #include "memory/distribution.hpp"
+#include "memory/tile_block.hpp"
 #include "runtime/context.hpp"
+#include "tasks/blas3.hpp"
+#include "util/check_args.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
 
@@ -66,8 +67,8 @@ template <typename T> bool trsm_host_slices(rt::Runtime& rt, Side side, Uplo upl
   const double flops =
       tile::flop_scale<T>() * static_cast<double>(na) * static_cast<double>(na) * static_cast<double>(len);
   if (len < 32 * workers || flops < 2e6 * static_cast<double>(workers)) return false;
-  const auto a = tile::detail::as_block(A, 0, A.mt() - 1, 0, A.nt() - 1);
-  const auto b = tile::detail::as_block(B, 0, B.mt() - 1, 0, B.nt() - 1);
+  const auto a = detail::as_block(A, 0, A.mt() - 1, 0, A.nt() - 1);
+  const auto b = detail::as_block(B, 0, B.mt() - 1, 0, B.nt() - 1);
   if (!a || !b) return false;
   const Tile<T> At = *a, Bt = *b;
   for (int64_t w = 0; w < workers; ++w) {
@@ -76,10 +77,7 @@ template <typename T> bool trsm_host_slices(rt::Runtime& rt, Side side, Uplo upl
     T* bp = left ? Bt.data + lo * Bt.ld : Bt.data + lo;
     const int64_t m = left ? Bt.mb : hi - lo, n = left ? hi - lo : Bt.nb;
     // no accesses: within this call only this task touches its slice of B, A is only read
-    rt.insert([=](rt::TaskContext&) { blas::trsm(side, uplo, op, diag, m, n, alpha, At.data, At.ld, bp, Bt.ld); },
-              nullptr, 0,
-              {0, "trsm", rt::kHostOnly, dev::KernelId::None,
-               tile::flop_scale<T>() * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(na)});
+    tile::trsm_slice(rt, side, uplo, op, diag, m, n, alpha, At.data, At.ld, bp, Bt.ld);
   }
   return true;
 }
@@ -154,10 +152,7 @@ template <typename T> void trsm(Side side, Uplo uplo, Op op, Diag diag, int64_t 
   template void trsm_left<T>(Uplo, Op, Diag, T, const Matrix<T>&, Matrix<T>&, const Options&);  \
   template void trsm<T>(Side, Uplo, Op, Diag, T, const Matrix<T>&, Matrix<T>&, const Options&); \
   template void trsm<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, const T*, int64_t, T*, int64_t, const Options&);
-HETLA_INSTANTIATE(float)
-HETLA_INSTANTIATE(double)
-HETLA_INSTANTIATE(std::complex<float>)
-HETLA_INSTANTIATE(std::complex<double>)
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 
 }  // namespace hetla

@@ -5,9 +5,10 @@
 // reflectors (host ungqr on the panel) and the tiles above it set to zero.
 // Tile columns without reflectors (k < n) start as columns of the identity.
 #include "hetla/qr.hpp"
-#include "linalg/check_args.hpp"
 #include "linalg/qr_internal.hpp"
 #include "runtime/context.hpp"
+#include "util/check_args.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
 
@@ -56,10 +57,7 @@ void ungqr(int64_t m, int64_t n, int64_t k, T* A, int64_t lda, const T* tau, con
 #define HETLA_INSTANTIATE(T)                                   \
   template void ungqr<T>(int64_t, Matrix<T>&, const T*, const Options&); \
   template void ungqr<T>(int64_t, int64_t, int64_t, T*, int64_t, const T*, const Options&);
-HETLA_INSTANTIATE(float)
-HETLA_INSTANTIATE(double)
-HETLA_INSTANTIATE(std::complex<float>)
-HETLA_INSTANTIATE(std::complex<double>)
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 
 }  // namespace hetla

@@ -3,9 +3,10 @@
 // reflectors are applied panel after panel as GEMM tasks on the tiles of C.
 //   Q^H C, C Q: panels first to last.   Q C, C Q^H: last to first.
 #include "hetla/qr.hpp"
-#include "linalg/check_args.hpp"
 #include "linalg/qr_internal.hpp"
 #include "runtime/context.hpp"
+#include "util/check_args.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
 
@@ -89,10 +90,7 @@ void unmqr(Side side, Op trans, int64_t m, int64_t n, int64_t k, const T* A, int
   template void unmqr<T>(Side, Op, int64_t, const Matrix<T>&, const T*, Matrix<T>&, const Options&);     \
   template void unmqr<T>(Side, Op, int64_t, int64_t, int64_t, const T*, int64_t, const T*, T*, int64_t,     \
                          const Options&);
-HETLA_INSTANTIATE(float)
-HETLA_INSTANTIATE(double)
-HETLA_INSTANTIATE(std::complex<float>)
-HETLA_INSTANTIATE(std::complex<double>)
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 
 }  // namespace hetla

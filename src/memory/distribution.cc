@@ -4,8 +4,6 @@
 #include <cmath>
 #include <numeric>
 
-#include "linalg/check_args.hpp"
-
 namespace hetla::detail {
 
 int TileOwners::owner(int64_t i, int64_t j) const {
@@ -137,16 +135,3 @@ Tiling hybrid_tiling(const rt::Runtime& rt, int64_t n, int64_t small, double pan
 }
 
 }  // namespace hetla::detail
-
-namespace hetla {
-template <typename T> Tiling hybrid_tiling(int64_t n, int64_t nb, Panels panels) {
-  detail::require(n >= 0, 1, detail::routine_name<T>("hybrid_tiling"), "n < 0");
-  detail::require(nb >= 0, 2, detail::routine_name<T>("hybrid_tiling"), "nb < 0");
-  detail::CallScope scope;
-  return detail::call_tiling(scope.rt(), Distribution::Hybrid, n, nb > 0 ? nb : default_tile_size<T>(n, panels), panels);
-}
-template Tiling hybrid_tiling<float>(int64_t, int64_t, Panels);
-template Tiling hybrid_tiling<double>(int64_t, int64_t, Panels);
-template Tiling hybrid_tiling<std::complex<float>>(int64_t, int64_t, Panels);
-template Tiling hybrid_tiling<std::complex<double>>(int64_t, int64_t, Panels);
-}  // namespace hetla

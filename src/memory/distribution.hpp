@@ -8,8 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "hetla/linalg.hpp"
+#include "hetla/context.hpp"
 #include "hetla/matrix.hpp"
+#include "hetla/types.hpp"
 #include "runtime/context.hpp"
 #include "runtime/runtime.hpp"
 

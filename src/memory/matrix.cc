@@ -8,6 +8,7 @@
 #include "runtime/context.hpp"
 #include "runtime/runtime.hpp"
 #include "util/pages.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
 
@@ -199,9 +200,8 @@ template <typename T> void Matrix<T>::copy_to(T* A, int64_t lda) const {
   rt.wait_all();
 }
 
-template class Matrix<float>;
-template class Matrix<double>;
-template class Matrix<std::complex<float>>;
-template class Matrix<std::complex<double>>;
+#define HETLA_INSTANTIATE(T) template class Matrix<T>;
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
+#undef HETLA_INSTANTIATE
 
 }  // namespace hetla

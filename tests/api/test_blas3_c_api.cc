@@ -8,7 +8,7 @@
 #include "common/cholesky.hpp"
 #include "hetla/hetla.h"
 #include "hetla/hetla.hpp"
-#include "kernels/tile_tasks_blas3.hpp"  // detail::syrk: complex symmetric reference
+#include "tasks/blas3.hpp"  // detail::syrk: complex symmetric reference
 
 extern "C" int hetla_test_blas3_c(void);
 

@@ -12,7 +12,7 @@
 #include "common/cholesky.hpp"
 #include "common/watchdog.hpp"
 #include "hetla/hetla.hpp"
-#include "kernels/tile_tasks_blas3.hpp"  // detail::syrk: complex symmetric reference
+#include "tasks/blas3.hpp"  // detail::syrk: complex symmetric reference
 
 namespace hetla {
 namespace {

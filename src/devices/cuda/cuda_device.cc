@@ -18,6 +18,7 @@
 
 #include "devices/host/host_device.hpp"
 #include "devices/laswp_plan.hpp"
+#include "util/precision.hpp"
 #ifdef HETLA_HAVE_CUDA_KERNELS
 #include "devices/cuda/cuda_kernels.hpp"
 #endif
@@ -749,10 +750,7 @@ void CudaDevice::laswp_t(int64_t cols, int64_t ntiles, T* const* tiles, const in
   template void CudaDevice::trmm_t<T>(Side, Uplo, Op, Diag, int64_t, int64_t, T, const T*, int64_t, T*, int64_t);  \
   template void CudaDevice::laswp_t<T>(int64_t, int64_t, T* const*, const int64_t*, const int64_t*, int64_t,        \
                                        const int64_t*);
-HETLA_CUDA_INSTANTIATE(float)
-HETLA_CUDA_INSTANTIATE(double)
-HETLA_CUDA_INSTANTIATE(std::complex<float>)
-HETLA_CUDA_INSTANTIATE(std::complex<double>)
+HETLA_FOR_EACH_PRECISION(HETLA_CUDA_INSTANTIATE)
 #undef HETLA_CUDA_INSTANTIATE
 
 // ------------------------------------------------------------------ discovery

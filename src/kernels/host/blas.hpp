@@ -10,6 +10,7 @@
 #include <cblas.h>
 #include <lapacke.h>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "hetla/types.hpp"
@@ -66,6 +67,19 @@ inline void herk(Uplo u, Op t, int64_t n, int64_t k, double alpha, const dcomple
                  double beta, dcomplex* C, int64_t ldc) {
   cblas_zherk(CblasColMajor, cblas_uplo(u), t == Op::NoTrans ? CblasNoTrans : CblasConjTrans, n, k, alpha,
               A, lda, beta, C, ldc);
+}
+
+// ---- syrk: C = alpha op(A) op(A)^T + beta C (no conjugation: complex symmetric)
+template <typename T>
+void syrk(Uplo u, Op t, int64_t n, int64_t k, std::type_identity_t<T> alpha, const T* A, int64_t lda,
+          std::type_identity_t<T> beta, T* C, int64_t ldc) {
+  const auto U = cblas_uplo(u);
+  const auto O = t == Op::NoTrans ? CblasNoTrans : CblasTrans;
+  if constexpr (std::is_same_v<T, float>) cblas_ssyrk(CblasColMajor, U, O, n, k, alpha, A, lda, beta, C, ldc);
+  else if constexpr (std::is_same_v<T, double>) cblas_dsyrk(CblasColMajor, U, O, n, k, alpha, A, lda, beta, C, ldc);
+  else if constexpr (std::is_same_v<T, scomplex>)
+    cblas_csyrk(CblasColMajor, U, O, n, k, &alpha, A, lda, &beta, C, ldc);
+  else cblas_zsyrk(CblasColMajor, U, O, n, k, &alpha, A, lda, &beta, C, ldc);
 }
 
 // ---- trsm: op(A) X = alpha B (Left) or X op(A) = alpha B (Right)

@@ -22,30 +22,12 @@
 #include <vector>
 
 #include "kernels/host/lapack_qr.hpp"
-#include "kernels/tile_tasks.hpp"
-#include "util/pages.hpp"
+#include "memory/tile_block.hpp"
+#include "tasks/blas3.hpp"
+#include "tasks/qr_workspace.hpp"
+#include "tasks/tile.hpp"
 
 namespace hetla::tile {
-
-/// The leading rows x cols block of a tile (same handle: the whole tile is
-/// still the unit of dependence).
-template <typename T> Ref<T> lead(Ref<T> r, int64_t rows, int64_t cols) {
-  r.t.mb = rows;
-  r.t.nb = cols;
-  return r;
-}
-
-/// Tile (i, j) of A restricted to the global rows [r0, r1); rows == 0 when
-/// the tile lies outside.
-template <typename T> Ref<T> row_range(const Matrix<T>& A, int64_t i, int64_t j, int64_t r0, int64_t r1) {
-  Ref<T> r = ref(A, i, j);
-  const int64_t top = A.row_offset(i);
-  const int64_t lo = std::clamp<int64_t>(r0 - top, 0, r.t.mb);
-  const int64_t hi = std::clamp<int64_t>(r1 - top, lo, r.t.mb);
-  r.t.data += lo;
-  r.t.mb = hi - lo;
-  return r;
-}
 
 namespace qr {
 
@@ -234,97 +216,9 @@ template <typename T> void lascl(rt::Runtime& rt, real_t<T> cfrom, real_t<T> cto
             {rt::RW(A.h)}, {o.priority, "lascl", rt::kMemoryBound});
 }
 
-/// One rows x cols tile over memory that is not initialised (its pages are
-/// mapped up front, util::PageBuffer), for workspaces that tasks write before
-/// they read.
-template <typename T> class ScratchTile {
- public:
-  ScratchTile(int64_t rows, int64_t cols)
-      : mem_(sizeof(T) * static_cast<std::size_t>(std::max<int64_t>(1, rows * cols))),
-        M_(Matrix<T>::view(rows, cols, static_cast<T*>(mem_.get()), std::max<int64_t>(1, rows),
-                           std::max<int64_t>({1, rows, cols}))) {}
-  Ref<T> ref() const { return tile::ref(M_, 0, 0); }
-
- private:
-  util::PageBuffer mem_;
-  Matrix<T> M_;
-};
-
-/// The largest tile size of A's tiling (the widest panel).
-template <typename T> int64_t widest_tile(const Matrix<T>& A) {
-  const auto& s = A.tiling().sizes;
-  return *std::max_element(s.begin(), s.end());
-}
-
-/// The block reflectors of the first k Householder vectors stored in A (LAPACK
-/// storage, tile column p holding panel p), with T_p and Vd_p per panel. Holds
-/// its own storage for T and Vd; A's storage is shared. Tiles may differ in
-/// size (hybrid tilings): panel p is as wide as tile column p.
-template <typename T> class Reflectors {
- public:
-  Reflectors(const Matrix<T>& A, int64_t k) : A_(A), k_(k) {
-    while (np_ < A.nt() && A.col_offset(np_) < k) ++np_;
-    for (int64_t p = 0; p < np_; ++p) {
-      T_.emplace_back(A.tile_nb(p), A.tile_nb(p));
-      Vd_.emplace_back(A.tile_mb(p), A.tile_nb(p));
-    }
-  }
-
-  const Matrix<T>& A() const { return A_; }
-  int64_t panels() const { return np_; }
-  /// kp: reflectors in panel p.
-  int64_t width(int64_t p) const { return std::min(A_.tile_nb(p), k_ - A_.col_offset(p)); }
-  /// The first reflector of panel p (its scalar's index in tau).
-  int64_t first(int64_t p) const { return A_.col_offset(p); }
-  /// The tiles (p.., p) of the panel, full width.
-  std::vector<Ref<T>> panel(int64_t p) const {
-    std::vector<Ref<T>> tiles;
-    for (int64_t i = p; i < A_.mt(); ++i) tiles.push_back(ref(A_, i, p));
-    return tiles;
-  }
-  /// V tile i of panel p (i >= p): tile rows x kp; the diagonal tile from Vd.
-  Ref<T> v(int64_t i, int64_t p) const {
-    return lead(i == p ? vd_tile(p) : ref(A_, i, p), A_.tile_mb(i), width(p));
-  }
-  Ref<T> t(int64_t p) const { return lead(t_tile(p), width(p), width(p)); }
-  /// Whole workspace tiles the panel kernels write (T_p: tile_nb(p) square;
-  /// Vd_p: the diagonal tile's shape).
-  Ref<T> t_tile(int64_t p) const { return T_[static_cast<std::size_t>(p)].ref(); }
-  Ref<T> vd_tile(int64_t p) const { return Vd_[static_cast<std::size_t>(p)].ref(); }
-
- private:
-  Matrix<T> A_;
-  int64_t k_, np_ = 0;
-  std::vector<ScratchTile<T>> T_, Vd_;
-};
-
-/// Scratch of the block-reflector updates: the W tiles, two sets used by
-/// alternate panels so that consecutive panels overlap. C's tiling is the
-/// reflectors' (the same pattern), so no panel is wider than its widest tile.
-template <typename T> class LarfbWork {
- public:
-  /// For C from the left: one kp x tile_nb(j) W per tile column j of C.
-  static LarfbWork left(const Matrix<T>& C) {
-    LarfbWork w;
-    for (auto& set : w.set_)
-      for (int64_t j = 0; j < C.nt(); ++j) set.emplace_back(widest_tile(C), C.tile_nb(j));
-    return w;
-  }
-  /// For C from the right: one tile_mb(i) x kp W per tile row i of C.
-  static LarfbWork right(const Matrix<T>& C) {
-    LarfbWork w;
-    for (auto& set : w.set_)
-      for (int64_t i = 0; i < C.mt(); ++i) set.emplace_back(C.tile_mb(i), widest_tile(C));
-    return w;
-  }
-  /// W of tile column (left) or tile row (right) c in the set the s-th
-  /// panel applied uses.
-  Ref<T> w(int64_t s, int64_t c) const { return set_[s % 2][static_cast<std::size_t>(c)].ref(); }
-
- private:
-  LarfbWork() = default;
-  std::vector<ScratchTile<T>> set_[2];
-};
+/// Safe minimum over precision, LAPACK's SMLNUM (gels scales A and B into
+/// [SMLNUM, 1 / SMLNUM] with lascl tasks).
+template <typename T> real_t<T> small_number() { return blas::small_number<T>(); }
 
 /// The update below on the host alone, when V and C lie as column-major
 /// blocks (views of the user's arrays): one task per block of tile columns,
@@ -339,12 +233,12 @@ bool larfb_left_blocks(rt::Runtime& rt, const Reflectors<T>& R, int64_t p, Op op
   const Matrix<T>& A = R.A();
   const int64_t mt = C.mt(), kp = R.width(p);
   if (rt.num_devices() != 1 || j0 >= j1 || C.nb() < 128) return false;
-  const auto V = detail::as_block(A, p, mt - 1, p, p);
-  if (!V || !detail::as_block(C, p, mt - 1, j0, j1 - 1)) return false;
+  const auto V = hetla::detail::as_block(A, p, mt - 1, p, p);
+  if (!V || !hetla::detail::as_block(C, p, mt - 1, j0, j1 - 1)) return false;
   const Tile<T> Tt = R.t(p).t;
   for (int64_t ja = j0; ja < j1;) {
     const int64_t jb = std::min(j1, ja + std::clamp<int64_t>(ja - j0, 1, 8));
-    const Tile<T> Cb = *detail::as_block(C, p, mt - 1, ja, jb - 1);
+    const Tile<T> Cb = *hetla::detail::as_block(C, p, mt - 1, ja, jb - 1);
     std::vector<rt::Access> acc;
     for (int64_t i = p; i < mt; ++i) acc.push_back(rt::R(A.handle(i, p)));
     acc.push_back(rt::R(R.t(p).h));

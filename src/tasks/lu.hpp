@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "kernels/host/lapack_lu.hpp"
-#include "kernels/tile_tasks.hpp"
+#include "memory/tile_block.hpp"
+#include "tasks/blas3.hpp"
+#include "tasks/tile.hpp"
 
 namespace hetla::tile {
 
@@ -26,52 +28,6 @@ inline void record_info(Status& status, int64_t global_info) {
 }
 
 namespace detail {
-
-/// The tiles (i1.., j) of tile column j, one below the other.
-template <typename T> class ColumnRows {
- public:
-  ColumnRows(const Matrix<T>& A, int64_t j, int64_t i1) {
-    for (int64_t i = i1; i < A.mt(); ++i) tiles_.push_back(A.tile(i, j));
-  }
-  int64_t rows() const {
-    int64_t r = 0;
-    for (const auto& t : tiles_) r += t.mb;
-    return r;
-  }
-  int64_t cols() const { return tiles_.front().nb; }
-  /// Copies to / from a column-major rows() x cols() array.
-  void copy_to(T* W, int64_t ldw) const {
-    int64_t r0 = 0;
-    for (const auto& t : tiles_) {
-      for (int64_t c = 0; c < t.nb; ++c) std::copy_n(t.data + c * t.ld, t.mb, W + r0 + c * ldw);
-      r0 += t.mb;
-    }
-  }
-  void copy_from(const T* W, int64_t ldw) const {
-    int64_t r0 = 0;
-    for (const auto& t : tiles_) {
-      for (int64_t c = 0; c < t.nb; ++c) std::copy_n(W + r0 + c * ldw, t.mb, t.data + c * t.ld);
-      r0 += t.mb;
-    }
-  }
-
- private:
-  std::vector<Tile<T>> tiles_;
-};
-
-/// The tile row that holds row r of A (0 <= r < A.m()).
-template <typename T> int64_t tile_row_of(const Matrix<T>& A, int64_t r) {
-  if (A.uniform_tiles()) return r / A.nb();
-  int64_t lo = 0, hi = A.mt() - 1;  // the last i with row_offset(i) <= r
-  while (lo < hi) {
-    const int64_t mid = (lo + hi + 1) / 2;
-    if (A.row_offset(mid) <= r)
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  return lo;
-}
 
 /// Accesses of tiles (i1..mt-1, j) in `mode`.
 template <typename T>
@@ -103,11 +59,11 @@ void getrf_panel(rt::Runtime& rt, const Matrix<T>& A, int64_t k, int64_t* ipiv, 
         const int64_t row0 = A.row_offset(k);
         int64_t info;
         std::vector<lapack_int> lp;
-        if (const auto P = detail::as_block(A, k, A.mt() - 1, k, k)) {  // in place
+        if (const auto P = hetla::detail::as_block(A, k, A.mt() - 1, k, k)) {  // in place
           lp.resize(static_cast<std::size_t>(std::min(P->mb, P->nb)));
           info = blas::getrf(P->mb, P->nb, P->data, P->ld, lp.data());
         } else {
-          const detail::ColumnRows<T> C(A, k, k);
+          const hetla::detail::ColumnRows<T> C(A, k, k);
           const int64_t rows = C.rows(), cols = C.cols();
           lp.resize(static_cast<std::size_t>(std::min(rows, cols)));
           std::vector<T> W(static_cast<std::size_t>(rows * cols));
@@ -133,7 +89,7 @@ template <typename T>
 void laswp(rt::Runtime& rt, const Matrix<T>& A, int64_t j, const int64_t* ipiv, int64_t k1, int64_t k2, bool forward,
            std::span<rt::Handle> pivots, int priority, bool on_host = false) {
   if (k2 <= k1) return;
-  const int64_t i1 = detail::tile_row_of(A, k1);
+  const int64_t i1 = hetla::detail::tile_row_of(A, k1);
   auto acc = detail::column_accesses(A, j, i1, rt::Mode::ReadWrite);
   const int64_t ntiles = static_cast<int64_t>(acc.size());
   for (rt::Handle& h : pivots) acc.push_back(rt::R(&h));
@@ -175,9 +131,9 @@ void gemm_block(rt::Runtime& rt, const Matrix<T>& M, int64_t k, int64_t i1, int6
   if (i1 > i2 || j1 > j2) return;
   std::optional<Tile<T>> a, b, c;
   if (rt.num_devices() == 1) {
-    a = detail::as_block(M, i1, i2, k, k);
-    b = detail::as_block(M, k, k, j1, j2);
-    c = detail::as_block(M, i1, i2, j1, j2);
+    a = hetla::detail::as_block(M, i1, i2, k, k);
+    b = hetla::detail::as_block(M, k, k, j1, j2);
+    c = hetla::detail::as_block(M, i1, i2, j1, j2);
   }
   if (!a || !b || !c) {
     for (int64_t j = j1; j <= j2; ++j)

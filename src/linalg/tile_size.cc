@@ -6,6 +6,7 @@
 
 #include "hetla/linalg.hpp"
 #include "runtime/context.hpp"
+#include "util/precision.hpp"
 
 namespace hetla {
 
@@ -44,13 +45,10 @@ template <typename T> int64_t default_tile_size(int64_t n, Panels panels) {
   return fit_workers(192, n);
 }
 
-template int64_t default_tile_size<float>(int64_t);
-template int64_t default_tile_size<double>(int64_t);
-template int64_t default_tile_size<std::complex<float>>(int64_t);
-template int64_t default_tile_size<std::complex<double>>(int64_t);
-template int64_t default_tile_size<float>(int64_t, Panels);
-template int64_t default_tile_size<double>(int64_t, Panels);
-template int64_t default_tile_size<std::complex<float>>(int64_t, Panels);
-template int64_t default_tile_size<std::complex<double>>(int64_t, Panels);
+#define HETLA_INSTANTIATE(T)                       \
+  template int64_t default_tile_size<T>(int64_t); \
+  template int64_t default_tile_size<T>(int64_t, Panels);
+HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
+#undef HETLA_INSTANTIATE
 
 }  // namespace hetla

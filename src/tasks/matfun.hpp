@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "kernels/tile_tasks.hpp"
+#include "tasks/tile.hpp"
 
 namespace hetla::tile {
 

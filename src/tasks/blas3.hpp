@@ -1,0 +1,266 @@
+// Level-3 BLAS as tasks: the tile kernels every algorithm uses (trsm, herk,
+// gemm), the tasks of the level-3 BLAS routines (linalg/gemm.cc, herk.cc,
+// trsm.cc), and their host slices: one BLAS call per host worker on a block
+// of column-major operands.
+#pragma once
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "kernels/host/blas.hpp"
+#include "memory/tile_block.hpp"
+#include "tasks/tile.hpp"
+
+namespace hetla::tile {
+
+namespace detail {
+using blas::syrk;  // complex symmetric syrk (the tests' reference)
+}  // namespace detail
+
+/// B = alpha op(A)^-1 B (Left) or alpha B op(A)^-1 (Right), A triangular.
+template <typename T>
+void trsm(rt::Runtime& rt, Side side, Uplo uplo, Op op, Diag diag, T alpha, Ref<T> A, Ref<T> B, Opts o) {
+  const int64_t m = B.t.mb, n = B.t.nb;
+  rt.insert(
+      [=](rt::TaskContext& c) {
+        if (o.skipped()) return;
+        c.kernels<T>().trsm(side, uplo, op, diag, m, n, alpha, c.ptr<T>(0), c.ld(0), c.ptr<T>(1), c.ld(1));
+      },
+      {rt::R(A.h), rt::RW(B.h)},
+      {o.priority, "trsm", (o.panel ? rt::kPanel : rt::kNoFlags) | fp64_flag<T>(), dev::KernelId::Trsm,
+       flop_scale<T>() * m * n * static_cast<double>(side == Side::Left ? m : n)});
+}
+
+/// C = alpha op(A) op(A)^H + beta C on the `uplo` triangle (syrk for real T).
+/// When C's other triangle is scratch (TriangleScope) a device that prefers
+/// it computes the whole tile with one GEMM (Device::herk_as_gemm).
+template <typename T>
+void herk(rt::Runtime& rt, Uplo uplo, Op op, real_t<T> alpha, Ref<T> A, real_t<T> beta, Ref<T> C, Opts o) {
+  const int64_t n = C.t.mb, k = op == Op::NoTrans ? A.t.nb : A.t.mb;
+  using Tri = rt::Handle::Triangle;
+  const bool scratch = C.h->triangle == (uplo == Uplo::Lower ? Tri::Lower : Tri::Upper);
+  rt.insert(
+      [=](rt::TaskContext& c) {
+        if (o.skipped()) return;
+        if (scratch && c.device->herk_as_gemm()) {
+          const Op second = op == Op::NoTrans ? Op::ConjTrans : Op::NoTrans;
+          c.kernels<T>().gemm(op == Op::NoTrans ? Op::NoTrans : Op::ConjTrans, second, n, n, k, T(alpha),
+                              c.ptr<T>(0), c.ld(0), c.ptr<T>(0), c.ld(0), T(beta), c.ptr<T>(1), c.ld(1));
+          return;
+        }
+        c.kernels<T>().herk(uplo, op, n, k, alpha, c.ptr<T>(0), c.ld(0), beta, c.ptr<T>(1), c.ld(1));
+      },
+      {rt::R(A.h), rt::RW(C.h)},
+      {o.priority, "herk", fp64_flag<T>(), dev::KernelId::Herk, flop_scale<T>() * n * n * static_cast<double>(k)});
+}
+
+/// C = alpha op(A) op(B) + beta C.
+template <typename T>
+void gemm(rt::Runtime& rt, Op opa, Op opb, T alpha, Ref<T> A, Ref<T> B, T beta, Ref<T> C, Opts o) {
+  const int64_t m = C.t.mb, n = C.t.nb, k = opa == Op::NoTrans ? A.t.nb : A.t.mb;
+  rt.insert(
+      [=](rt::TaskContext& c) {
+        if (o.skipped()) return;
+        c.kernels<T>().gemm(opa, opb, m, n, k, alpha, c.ptr<T>(0), c.ld(0), c.ptr<T>(1), c.ld(1), beta,
+                            c.ptr<T>(2), c.ld(2));
+      },
+      {rt::R(A.h), rt::R(B.h), rt::RW(C.h)},
+      {o.priority, "gemm", fp64_flag<T>(), dev::KernelId::Gemm, 2.0 * flop_scale<T>() * m * n * static_cast<double>(k)});
+}
+
+/// Trailing update of one tile column: C(i, j) = alpha A(i, k) op(B) + beta C(i, j)
+/// for every tile row i >= i1. When the tiles of both columns form column-major
+/// blocks (a view of the user's array) and only the host computes, this is one
+/// tall GEMM task: OpenBLAS packs B once for the whole column instead of once
+/// per tile, which tile-sized GEMMs cannot do. Otherwise one task per tile.
+template <typename T>
+void gemm_column(rt::Runtime& rt, Op opb, T alpha, const Matrix<T>& M, int64_t i1, int64_t k, Ref<T> B, T beta,
+                 int64_t j, Opts o) {
+  const int64_t i2 = M.mt() - 1;
+  if (i1 > i2) return;
+  std::optional<Tile<T>> a, c;
+  // Small tiles keep per-tile tasks: the DAG needs their parallelism (measured
+  // at n = 2000, nb = 128: aggregated 0.82x of per-tile).
+  if (rt.num_devices() == 1 && i2 > i1 && M.tile_nb(k) >= 256) {
+    a = hetla::detail::as_block(M, i1, i2, k, k);
+    c = hetla::detail::as_block(M, i1, i2, j, j);
+  }
+  if (!a || !c) {
+    for (int64_t i = i1; i <= i2; ++i) gemm(rt, Op::NoTrans, opb, alpha, ref(M, i, k), B, beta, ref(M, i, j), o);
+    return;
+  }
+  std::vector<rt::Access> acc;
+  acc.reserve(static_cast<std::size_t>(2 * (i2 - i1 + 1) + 1));
+  for (int64_t i = i1; i <= i2; ++i) acc.push_back(rt::R(M.handle(i, k)));
+  acc.push_back(rt::R(B.h));
+  for (int64_t i = i1; i <= i2; ++i) acc.push_back(rt::RW(M.handle(i, j)));
+  const Tile<T> A = *a, C = *c, Bt = B.t;
+  const int64_t kk = A.nb;
+  rt.insert(
+      [=](rt::TaskContext&) {  // host memory: the blocks are views of the user's array
+        if (o.skipped()) return;
+        blas::gemm(Op::NoTrans, opb, C.mb, C.nb, kk, alpha, A.data, A.ld, Bt.data, Bt.ld, beta, C.data, C.ld);
+      },
+      acc.data(), acc.size(),
+      {o.priority, "gemm", rt::kHostOnly, dev::KernelId::None,
+       2.0 * flop_scale<T>() * static_cast<double>(C.mb * C.nb * kk)});
+}
+
+/// C = beta C on one tile (BLAS: beta == 0 sets C to zero without reading it,
+/// so NaN in C does not propagate). `uplo` restricts it to a triangle
+/// (General = the whole tile). Host task: scaling is memory bound.
+/// real_diag: the diagonal's imaginary part is zeroed too (herk semantics).
+template <typename T>
+void scale(rt::Runtime& rt, T beta, Ref<T> C, Opts o, Uplo uplo = Uplo::General, bool real_diag = false) {
+  const int64_t m = C.t.mb, n = C.t.nb;
+  rt.insert(
+      [=](rt::TaskContext& c) {
+        if (o.skipped()) return;
+        T* p = c.ptr<T>(0);
+        const int64_t ld = c.ld(0);
+        for (int64_t j = 0; j < n; ++j) {
+          const int64_t i1 = uplo == Uplo::Lower ? std::min(j, m) : 0;
+          const int64_t i2 = uplo == Uplo::Upper ? std::min(j + 1, m) : m;
+          T* col = p + j * ld;
+          if (beta == T(0))
+            for (int64_t i = i1; i < i2; ++i) col[i] = T(0);
+          else
+            for (int64_t i = i1; i < i2; ++i) col[i] *= beta;
+          if constexpr (is_complex_v<T>)
+            if (real_diag && j < m) col[j] = T(std::real(col[j]));
+        }
+      },
+      {rt::RW(C.h)}, {o.priority, "scale", rt::kHostOnly | rt::kMemoryBound, dev::KernelId::None, 0.0});
+}
+
+/// Steady-clock nanoseconds (task completion stamps).
+inline int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+/// Raises `latest` to the current time (the end of the device's last task).
+inline void stamp(std::atomic<int64_t>* latest) {
+  if (!latest) return;
+  const int64_t t = now_ns();
+  int64_t cur = latest->load(std::memory_order_relaxed);
+  while (cur < t && !latest->compare_exchange_weak(cur, t, std::memory_order_relaxed)) {
+  }
+}
+
+/// tile::gemm forced onto `device` (-1: placed by the runtime); `done`, when
+/// given, records when the task finished.
+template <typename T> void gemm_on(rt::Runtime& rt, int device, Op opa, Op opb, T alpha, Ref<T> A, Ref<T> B, T beta,
+                                   Ref<T> C, Opts o, std::atomic<int64_t>* done = nullptr) {
+  const int64_t m = C.t.mb, n = C.t.nb, k = opa == Op::NoTrans ? A.t.nb : A.t.mb;
+  rt.insert(
+      [=](rt::TaskContext& c) {
+        if (o.skipped()) return;
+        c.kernels<T>().gemm(opa, opb, m, n, k, alpha, c.ptr<T>(0), c.ld(0), c.ptr<T>(1), c.ld(1), beta, c.ptr<T>(2),
+                            c.ld(2));
+        stamp(done);
+      },
+      {rt::R(A.h), rt::R(B.h), rt::RW(C.h)},
+      {o.priority, "gemm", fp64_flag<T>(), dev::KernelId::Gemm, 2.0 * flop_scale<T>() * m * n * static_cast<double>(k),
+       device});
+}
+
+/// Complex symmetric rank-k update of a diagonal tile (no conjugation; the
+/// device kernel tables have only herk): host task on the host BLAS.
+template <typename T> void syrk_host(rt::Runtime& rt, Uplo uplo, Op op, T alpha, Ref<T> A, T beta, Ref<T> C, Opts o) {
+  const int64_t n = C.t.mb, k = op == Op::NoTrans ? A.t.nb : A.t.mb;
+  rt.insert(
+      [=](rt::TaskContext& c) {
+        if (o.skipped()) return;
+        blas::syrk(uplo, op, n, k, alpha, c.ptr<T>(0), c.ld(0), beta, c.ptr<T>(1), c.ld(1));
+      },
+      {rt::R(A.h), rt::RW(C.h)},
+      {o.priority, "syrk", rt::kHostOnly, dev::KernelId::None, flop_scale<T>() * n * n * static_cast<double>(k)});
+}
+
+// ---- Host slices: one host BLAS call on column-major operands (views of the
+// caller's arrays), inserted without data accesses. The routine inserting
+// them guarantees that, within its call, no other task touches the part of
+// the output a slice writes, that the inputs are only read, and that the
+// host copy is valid (see the callers in linalg/gemm.cc, herk.cc, trsm.cc).
+
+/// Column-major operands of one host GEMM (k > 0, alpha != 0).
+template <typename T> struct Dense {
+  Op opa, opb;
+  int64_t m, n, k;
+  T alpha;
+  const T* A;
+  int64_t lda;
+  const T* B;
+  int64_t ldb;
+  T beta;
+  T* C;
+  int64_t ldc;
+};
+
+/// C = alpha op(A) op(B) + beta C on g's operands as one host task, forced
+/// onto `device` (-1: placed by the runtime); `done`, when given, records
+/// when the task finished.
+template <typename T> void gemm_slice(rt::Runtime& rt, const Dense<T>& g, int device,
+                                      std::atomic<int64_t>* done = nullptr) {
+  rt::TaskOptions to{0,
+                     "gemm",
+                     rt::kHostOnly,
+                     dev::KernelId::None,
+                     2.0 * flop_scale<T>() * static_cast<double>(g.m * g.n) * static_cast<double>(g.k),
+                     device};
+  rt.insert(
+      [g, done](rt::TaskContext&) {
+        blas::gemm(g.opa, g.opb, g.m, g.n, g.k, g.alpha, g.A, g.lda, g.B, g.ldb, g.beta, g.C, g.ldc);
+        stamp(done);
+      },
+      nullptr, 0, to);
+}
+
+/// Columns [c0, c1) of the rank-k update C = alpha op(A) op(A)^H + beta C
+/// (conj: herk, real alpha and beta; else syrk, op(A)^T) on C's `uplo`
+/// triangle, as one host task: the diagonal block by one herk/syrk, the
+/// block's part of the triangle outside it by one GEMM (BLAS calls over the
+/// full k). A and C are column-major blocks, C n x n, A n x k (k x n when
+/// `trans`).
+template <typename T> void rank_k_slice(rt::Runtime& rt, Uplo uplo, bool trans, bool conj, T alpha, Tile<T> At,
+                                        T beta, Tile<T> Ct, int64_t c0, int64_t c1) {
+  const int64_t n = Ct.mb, k = trans ? At.mb : At.nb, nc = c1 - c0;
+  const int64_t r0 = uplo == Uplo::Lower ? c1 : 0, nr = uplo == Uplo::Lower ? n - c1 : c0;  // off-diagonal rows
+  const Op t = conj ? Op::ConjTrans : Op::Trans;
+  // opA(i0): rows i0.. of op(A) (n x k) as a pointer into A
+  auto opa = [=](int64_t i0) { return trans ? At.data + i0 * At.ld : At.data + i0; };
+  const double fl = flop_scale<T>() * static_cast<double>(k) * static_cast<double>(nc) *
+                    (static_cast<double>(nc) + 2.0 * static_cast<double>(nr));
+  rt.insert(
+      [=](rt::TaskContext&) {
+        T* cd = Ct.data + c0 + c0 * Ct.ld;
+        if (conj)
+          blas::herk(uplo, trans ? t : Op::NoTrans, nc, k, std::real(alpha), opa(c0), At.ld, std::real(beta), cd,
+                     Ct.ld);
+        else
+          blas::syrk(uplo, trans ? t : Op::NoTrans, nc, k, alpha, opa(c0), At.ld, beta, cd, Ct.ld);
+        if (nr == 0) return;
+        T* co = Ct.data + r0 + c0 * Ct.ld;  // C(r0 : r0 + nr, c0 : c1) = alpha opA(r0) opA(c0)^H + beta C
+        if (trans)
+          blas::gemm(t, Op::NoTrans, nr, nc, k, alpha, opa(r0), At.ld, opa(c0), At.ld, beta, co, Ct.ld);
+        else
+          blas::gemm(Op::NoTrans, t, nr, nc, k, alpha, opa(r0), At.ld, opa(c0), At.ld, beta, co, Ct.ld);
+      },
+      nullptr, 0, {0, conj ? "herk" : "syrk", rt::kHostOnly, dev::KernelId::None, fl});
+}
+
+/// B = alpha op(A)^-1 B (Left) or alpha B op(A)^-1 (Right) on column-major
+/// A and B (m x n) as one host task: one BLAS trsm.
+template <typename T> void trsm_slice(rt::Runtime& rt, Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64_t n,
+                                      T alpha, const T* A, int64_t lda, T* B, int64_t ldb) {
+  const int64_t na = side == Side::Left ? m : n;  // order of the triangle
+  rt.insert([=](rt::TaskContext&) { blas::trsm(side, uplo, op, diag, m, n, alpha, A, lda, B, ldb); }, nullptr, 0,
+            {0, "trsm", rt::kHostOnly, dev::KernelId::None,
+             flop_scale<T>() * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(na)});
+}
+
+}  // namespace hetla::tile

@@ -1,0 +1,60 @@
+// Tile kernels as tasks: each call inserts one task with its data accesses.
+// Algorithms (linalg/) are written only in terms of these, never a device:
+// the runtime places the task and the body runs that device's kernel.
+// This header holds what every task wrapper shares (tasks/blas3.hpp,
+// cholesky.hpp, lu.hpp, qr.hpp, matfun.hpp hold the wrappers).
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "hetla/matrix.hpp"
+#include "devices/device.hpp"
+#include "runtime/runtime.hpp"
+
+namespace hetla::tile {
+
+/// A tile of a matrix together with its runtime handle.
+template <typename T> struct Ref {
+  Tile<T> t;
+  rt::Handle* h;
+};
+template <typename T> Ref<T> ref(const Matrix<T>& A, int64_t i, int64_t j) {
+  return {A.tile(i, j), A.handle(i, j)};
+}
+
+/// Shared state of one factorization: the LAPACK `info` and the step at which
+/// the factorization stopped (tasks of that step or later are skipped, so the
+/// leading columns hold the factor exactly as LAPACK leaves them).
+struct Status {
+  std::atomic<int64_t> info{0};
+  std::atomic<int64_t> stop_step{std::numeric_limits<int64_t>::max()};
+  bool skips(int64_t step) const { return step >= stop_step.load(std::memory_order_acquire); }
+  void fail(int64_t step, int64_t global_info) {
+    int64_t s = stop_step.load();
+    while (step < s && !stop_step.compare_exchange_weak(s, step)) {}
+    int64_t i = info.load();
+    while ((i == 0 || global_info < i) && !info.compare_exchange_weak(i, global_info)) {}
+  }
+};
+
+struct Opts {
+  int priority = 0;
+  int64_t step = 0;          // algorithm step the task belongs to
+  Status* status = nullptr;  // optional: skip once the algorithm stopped
+  bool panel = false;        // part of the panel factorization (critical path)
+  bool skipped() const { return status && status->skips(step); }
+};
+
+/// Flop-count factor of one multiply-add in T relative to real arithmetic.
+template <typename T> constexpr double flop_scale() { return is_complex_v<T> ? 4.0 : 1.0; }
+/// Placement flag of a task computing in T: double-precision tasks only go to
+/// devices with fp64. Every task with a KernelId ORs it into its flags.
+template <typename T> constexpr uint32_t fp64_flag() { return std::is_same_v<real_t<T>, double> ? rt::kFp64 : 0u; }
+
+// Each body calls the kernel table of the device the task was placed on,
+// with the task's data as it lies in that device's memory (ctx.ptr / ctx.ld,
+// in the order of the accesses).
+
+}  // namespace hetla::tile
