@@ -3,8 +3,8 @@
 #   1. Release build in ./build: every test (ctest), then the install check.
 #   2. ASan+UBSan build (Debug) in ./build-asan: every test except those
 #      labelled `slow`.
-#   3. ThreadSanitizer build (RelWithDebInfo) in ./build-tsan: the runtime tests
-#      (label `runtime`), the emulated-accelerator tests, the Cholesky tests of
+#   3. ThreadSanitizer build (RelWithDebInfo) in ./build-tsan: the runtime and context tests
+#      (labels `runtime`, `context`), the emulated-accelerator tests, the Cholesky tests of
 #      tests/linalg/test_potrf.cc, the LU tests (linalg/test_getrf.cc,
 #      api/test_lu_c_api.cc) and the C API tests of api/test_c_api.cc (calls
 #      from several threads).
@@ -64,7 +64,7 @@ stage_tsan() {
   section "3/3 ThreadSanitizer: runtime, emulated devices, Cholesky, LU and C API tests ($TSAN_BUILD_DIR)"
   configure "$TSAN_BUILD_DIR" RelWithDebInfo thread || return 1
   local targets=() f
-  for f in tests/runtime/*.cc; do targets+=("$(basename "$f" .cc)"); done
+  for f in tests/runtime/*.cc tests/context/*.cc; do targets+=("$(basename "$f" .cc)"); done
   targets+=(test_potrf test_getrf test_lu_c_api test_c_api)
   [ -f tests/devices/test_emulated.cc ] && targets+=(test_emulated)
   [ -f tests/devices/test_hybrid.cc ] && targets+=(test_hybrid)
@@ -75,7 +75,7 @@ stage_tsan() {
   # runtime: every test; devices: only what was built (the emulated accelerators)
   local rc=0
   TSAN_OPTIONS="$tsan" OPENBLAS_NUM_THREADS=1 \
-    ctest --test-dir "$TSAN_BUILD_DIR" --output-on-failure -j "$JOBS" -L '^(runtime|devices)$' || rc=1
+    ctest --test-dir "$TSAN_BUILD_DIR" --output-on-failure -j "$JOBS" -L '^(runtime|context|devices)$' || rc=1
   TSAN_OPTIONS="$tsan" OPENBLAS_NUM_THREADS=1 \
     ctest --test-dir "$TSAN_BUILD_DIR" --output-on-failure -j "$JOBS" -R '^(Potrf\.|Getrf|CApi)' || rc=1
   return $rc

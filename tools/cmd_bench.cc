@@ -14,7 +14,7 @@
 #include "checks.hpp"
 #include "devices/kernel_build.hpp"
 #include "hetla/context.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 #include "trace/trace.hpp"
 #include "util/blas_threads.hpp"
 

@@ -11,7 +11,7 @@
 #include "cli.hpp"
 #include "devices/spec.hpp"
 #include "hetla/blas3.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 #include "runtime/runtime.hpp"
 #include "tune/calibrate.hpp"
 #include "tune/split_model.hpp"

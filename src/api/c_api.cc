@@ -10,7 +10,7 @@
 
 #include "api/c_api_util.hpp"
 #include "hetla/hetla.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 
 namespace {
 using hetla::capi::guarded;

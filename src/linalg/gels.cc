@@ -11,7 +11,7 @@
 
 #include "hetla/qr.hpp"
 #include "linalg/qr_internal.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 #include "util/check_args.hpp"
 #include "util/precision.hpp"
 

@@ -20,7 +20,7 @@
 
 #include "hetla/blas3.hpp"
 #include "memory/tile_block.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 #include "tasks/blas3.hpp"
 #include "tune/split_model.hpp"
 #include "util/check_args.hpp"

@@ -10,7 +10,7 @@
 // update runs on its owner; only the panels come back to the host.
 #include "hetla/qr.hpp"
 #include "linalg/qr_internal.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 #include "tasks/priority.hpp"
 #include "util/check_args.hpp"
 #include "util/precision.hpp"

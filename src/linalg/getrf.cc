@@ -23,7 +23,7 @@
 
 #include "hetla/lu.hpp"
 #include "memory/distribution.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 #include "tasks/lu.hpp"
 #include "tasks/priority.hpp"
 #include "util/check_args.hpp"

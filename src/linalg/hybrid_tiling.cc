@@ -3,7 +3,7 @@
 // routine's default tile size.
 #include "hetla/linalg.hpp"
 #include "memory/distribution.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 #include "util/check_args.hpp"
 #include "util/precision.hpp"
 

@@ -14,7 +14,7 @@
 
 #include "hetla/blas3.hpp"
 #include "hetla/matfun.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 #include "tasks/matfun.hpp"
 
 namespace hetla::detail::matfun {

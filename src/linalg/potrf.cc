@@ -5,7 +5,7 @@
 #include "hetla/linalg.hpp"
 #include "memory/distribution.hpp"
 #include "memory/triangle_scope.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 #include "tasks/blas3.hpp"
 #include "tasks/cholesky.hpp"
 #include "tasks/priority.hpp"

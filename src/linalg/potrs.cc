@@ -1,7 +1,7 @@
 // Cholesky solves: potrs = two triangular sweeps; posv = potrf + potrs.
 #include "hetla/linalg.hpp"
 #include "memory/distribution.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 #include "util/check_args.hpp"
 #include "util/precision.hpp"
 

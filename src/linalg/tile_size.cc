@@ -5,7 +5,7 @@
 #include <mutex>
 
 #include "hetla/linalg.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 #include "util/precision.hpp"
 
 namespace hetla {

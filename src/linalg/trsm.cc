@@ -12,7 +12,7 @@
 #include "hetla/linalg.hpp"
 #include "memory/distribution.hpp"
 #include "memory/tile_block.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 #include "tasks/blas3.hpp"
 #include "util/check_args.hpp"
 #include "util/precision.hpp"

@@ -6,7 +6,7 @@
 // Tile columns without reflectors (k < n) start as columns of the identity.
 #include "hetla/qr.hpp"
 #include "linalg/qr_internal.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 #include "util/check_args.hpp"
 #include "util/precision.hpp"
 

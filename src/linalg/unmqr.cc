@@ -4,7 +4,7 @@
 //   Q^H C, C Q: panels first to last.   Q C, C Q^H: last to first.
 #include "hetla/qr.hpp"
 #include "linalg/qr_internal.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 #include "util/check_args.hpp"
 #include "util/precision.hpp"
 

@@ -11,7 +11,7 @@
 #include "hetla/context.hpp"
 #include "hetla/matrix.hpp"
 #include "hetla/types.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 #include "runtime/runtime.hpp"
 
 namespace hetla::detail {

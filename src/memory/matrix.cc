@@ -5,7 +5,7 @@
 #include <cstring>
 #include <vector>
 
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 #include "runtime/runtime.hpp"
 #include "util/pages.hpp"
 #include "util/precision.hpp"

@@ -11,7 +11,7 @@
 
 #include "hetla/hetla.h"
 #include "hetla/hetla.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 
 namespace hetla {
 namespace {

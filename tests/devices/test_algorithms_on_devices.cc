@@ -28,7 +28,7 @@
 #include "hetla/hetla.hpp"
 #include "kernels/host/lapack_qr.hpp"
 #include "matgen.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 #include "trace/trace.hpp"
 #include "tune/calibrate.hpp"
 

@@ -22,7 +22,7 @@
 #include "devices/spec.hpp"
 #include "hetla/hetla.hpp"
 #include "matgen.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 #include "trace/trace.hpp"
 
 namespace hetla {

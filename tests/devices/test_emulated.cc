@@ -16,7 +16,7 @@
 #include "hetla/hetla.hpp"
 #include "matgen.hpp"
 #include "devices/spec.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 
 namespace hetla {
 namespace {

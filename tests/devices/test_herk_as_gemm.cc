@@ -20,7 +20,7 @@
 #include "devices/spec.hpp"
 #include "hetla/hetla.hpp"
 #include "matgen.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 
 namespace hetla {
 namespace {

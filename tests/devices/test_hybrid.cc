@@ -20,7 +20,7 @@
 #include "hetla/hetla.hpp"
 #include "matgen.hpp"
 #include "memory/distribution.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 
 namespace hetla {
 namespace {

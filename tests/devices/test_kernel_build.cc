@@ -10,7 +10,7 @@
 #include "devices/kernel_build.hpp"
 #include "devices/spec.hpp"
 #include "hetla/hetla.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 
 namespace hetla {
 namespace {

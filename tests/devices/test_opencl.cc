@@ -23,7 +23,7 @@
 #include "hetla/hetla.hpp"
 #include "kernels/host/blas.hpp"
 #include "matgen.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 
 namespace hetla {
 namespace {

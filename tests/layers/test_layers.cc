@@ -63,18 +63,10 @@ constexpr std::string_view kChecksUsers[] = {"checks", "tools"};  // who may inc
 struct Allowed {
   std::string_view file, target;
 };
-constexpr Allowed kAllowList[] = {
-    // The tile tasks live in kernels/ but insert tasks into the runtime on
-    // devices' tiles (they move to src/tasks/, above both).
-    {"src/kernels/tile_tasks.hpp", "devices/device.hpp"},
-    {"src/kernels/tile_tasks.hpp", "runtime/runtime.hpp"},
-    // memory checks its arguments with linalg's helpers (check_args.hpp moves
-    // to src/util/).
-    {"src/memory/distribution.cc", "linalg/check_args.hpp"},
-    // The library context lives in runtime/ but uses tune/'s calibration (it
-    // moves to src/context/, above tune).
-    {"src/runtime/context.cc", "tune/calibrate.hpp"},
-};
+// Empty: every arrow found when the table was written has been turned around
+// (tasks/, context/, util/check_args.hpp). Add an entry only with the issue
+// that will remove it.
+const std::vector<Allowed> kAllowList = {};
 
 // ---- The checker
 
@@ -115,7 +107,7 @@ std::optional<fs::path> resolve(const fs::path& root, const fs::path& includer, 
   return std::nullopt;
 }
 
-std::string shown(const fs::path& rel) {  // src/runtime/context.hpp -> runtime/context.hpp
+std::string shown(const fs::path& rel) {  // src/context/context.hpp -> context/context.hpp
   const std::string s = rel.generic_string();
   return s.rfind("src/", 0) == 0 ? s.substr(4) : s;
 }
@@ -190,7 +182,7 @@ TEST(Layers, SourceIncludesPointDown) {
   ASSERT_TRUE(fs::is_directory(root / "src")) << root;
   const auto found = check_includes(root);
   for (const auto& v : found) {
-    if (!allowed(v, kAllowList, std::size(kAllowList)))
+    if (!allowed(v, kAllowList.data(), kAllowList.size()))
       ADD_FAILURE() << v.message;
     else
       std::printf("allowed (known, fix under way): %s\n", v.message.c_str());
@@ -243,13 +235,13 @@ TEST_F(TempTree, RightWayIncludesPass) {
 
 TEST_F(TempTree, WrongWayIncludeIsReportedWithFileAndLine) {
   write("src/util/energy.hpp", "#pragma once\n");
-  write("src/runtime/context.hpp", "#pragma once\n#include \"util/energy.hpp\"\n");
-  write("src/tune/tile_size.cc", "// tile sizes\n#include <vector>\n\n#include \"runtime/context.hpp\"\n");
-  write("src/memory/distribution.cc", "#include \"runtime/context.hpp\"\n");
-  // the wrong way: util (bottom) includes runtime
-  write("src/util/pages.cc", "#include \"util/energy.hpp\"\n  #  include \"runtime/context.hpp\"\n");
-  EXPECT_EQ(messages(), std::vector<std::string>{"src/util/pages.cc:2: util must not include runtime/context.hpp "
-                                                 "(util is below runtime)"});
+  write("src/context/context.hpp", "#pragma once\n#include \"util/energy.hpp\"\n");
+  write("src/linalg/tile_size.cc", "// tile sizes\n#include <vector>\n\n#include \"context/context.hpp\"\n");
+  write("src/memory/distribution.cc", "#include \"context/context.hpp\"\n");
+  // the wrong way: util (bottom) includes the context
+  write("src/util/pages.cc", "#include \"util/energy.hpp\"\n  #  include \"context/context.hpp\"\n");
+  EXPECT_EQ(messages(), std::vector<std::string>{"src/util/pages.cc:2: util must not include context/context.hpp "
+                                                 "(util is below context)"});
 }
 
 TEST_F(TempTree, SubFoldersPublicHeadersChecksAndTools) {
@@ -276,10 +268,10 @@ TEST_F(TempTree, SubFoldersPublicHeadersChecksAndTools) {
 
 TEST_F(TempTree, AllowListHidesOnlyItsOwnArrows) {
   write("src/util/energy.hpp", "#pragma once\n");
-  write("src/runtime/context.hpp", "#pragma once\n");
+  write("src/context/context.hpp", "#pragma once\n");
   write("src/tune/calibrate.hpp", "#pragma once\n");
-  write("src/util/pages.cc", "#include \"runtime/context.hpp\"\n#include \"tune/calibrate.hpp\"\n");
-  const Allowed list[] = {{"src/util/pages.cc", "runtime/context.hpp"}};
+  write("src/util/pages.cc", "#include \"context/context.hpp\"\n#include \"tune/calibrate.hpp\"\n");
+  const Allowed list[] = {{"src/util/pages.cc", "context/context.hpp"}};
   std::vector<std::string> left;
   for (const auto& v : check_includes(root_))
     if (!allowed(v, list, std::size(list))) left.push_back(v.message);

@@ -12,7 +12,7 @@
 #include "common/cholesky.hpp"
 #include "common/watchdog.hpp"
 #include "hetla/hetla.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 
 namespace hetla {
 namespace {

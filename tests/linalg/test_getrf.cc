@@ -15,7 +15,7 @@
 #include "hetla/hetla.hpp"
 #include "kernels/host/lapack_lu.hpp"
 #include "matgen.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 
 namespace hetla {
 namespace {

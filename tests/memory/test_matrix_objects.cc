@@ -11,7 +11,7 @@
 #include "hetla/hetla.hpp"
 #include "matgen.hpp"
 #include "memory/matrix_objects.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 
 namespace hetla {
 namespace {

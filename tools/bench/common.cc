@@ -3,7 +3,7 @@
 #include <mutex>
 
 #include "devices/device.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 
 namespace hetla::cli {
 

@@ -12,7 +12,7 @@
 
 #include "hetla/hetla.hpp"
 #include "matgen.hpp"
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 #include "util/hwloc_topology.hpp"
 
 namespace hetla {

@@ -1,4 +1,4 @@
-#include "runtime/context.hpp"
+#include "context/context.hpp"
 
 #include <cerrno>
 #include <cstdio>
