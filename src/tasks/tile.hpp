@@ -1,8 +1,11 @@
 // Tile kernels as tasks: each call inserts one task with its data accesses.
 // Algorithms (linalg/) are written only in terms of these, never a device:
 // the runtime places the task and the body runs that device's kernel.
-// This header holds what every task wrapper shares (tasks/blas3.hpp,
-// cholesky.hpp, lu.hpp, qr.hpp, matfun.hpp hold the wrappers).
+// Each body calls the kernel table of the device the task was placed on,
+// with the task's data as it lies in that device's memory (ctx.ptr / ctx.ld,
+// in the order of the accesses). This header holds what every task wrapper
+// shares (tasks/blas3.hpp, cholesky.hpp, lu.hpp, qr.hpp, matfun.hpp hold the
+// wrappers).
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -52,9 +55,5 @@ template <typename T> constexpr double flop_scale() { return is_complex_v<T> ? 4
 /// Placement flag of a task computing in T: double-precision tasks only go to
 /// devices with fp64. Every task with a KernelId ORs it into its flags.
 template <typename T> constexpr uint32_t fp64_flag() { return std::is_same_v<real_t<T>, double> ? rt::kFp64 : 0u; }
-
-// Each body calls the kernel table of the device the task was placed on,
-// with the task's data as it lies in that device's memory (ctx.ptr / ctx.ld,
-// in the order of the accesses).
 
 }  // namespace hetla::tile

@@ -14,14 +14,7 @@
 namespace hetla::blas {
 
 namespace qr_detail {
-template <typename T> using lapack_t = std::conditional_t<
-    std::is_same_v<T, scomplex>, lapack_complex_float,
-    std::conditional_t<std::is_same_v<T, dcomplex>, lapack_complex_double, T>>;
-template <typename T> lapack_t<T>* lp(T* p) { return reinterpret_cast<lapack_t<T>*>(p); }
-template <typename T> const lapack_t<T>* lp(const T* p) { return reinterpret_cast<const lapack_t<T>*>(p); }
-template <typename T> inline constexpr bool is_s = std::is_same_v<T, float>;
-template <typename T> inline constexpr bool is_d = std::is_same_v<T, double>;
-template <typename T> inline constexpr bool is_c = std::is_same_v<T, scomplex>;
+using namespace blas::detail;  // lapack_t, lp, is_s, is_d, is_c
 /// Workspace length from a LAPACK query (work[0] holds the optimal size).
 template <typename T> lapack_int query_size(const T& w) { return std::max<lapack_int>(1, lapack_int(std::real(w))); }
 /// LAPACK's transpose letter for the precision: 'T' for real, 'C' for complex.
@@ -140,8 +133,8 @@ template <typename T> void geqrt_recursive(int64_t m, int64_t n, T* A, int64_t l
   constexpr int64_t kLeaf = 8;
   if (n <= kLeaf) {
     T tau[kLeaf], work[kLeaf];
-    geqr2(m, n, A, lda, tau, work);
-    larft(m, n, A, lda, tau, Tm, ldt);
+    blas::geqr2(m, n, A, lda, tau, work);
+    blas::larft(m, n, A, lda, tau, Tm, ldt);
     return;
   }
   const int64_t n1 = n / 2, n2 = n - n1;
@@ -150,17 +143,17 @@ template <typename T> void geqrt_recursive(int64_t m, int64_t n, T* A, int64_t l
   T* T12 = Tm + n1 * ldt;
   T* T22 = T12 + n1;
   // [V1; R11] = QR of the left half; A(:, n1:) = H1^H A(:, n1:)
-  geqrt_recursive(m, n1, A, lda, Tm, ldt);
-  larfb_left(Op::ConjTrans, m, n2, n1, A, lda, Tm, ldt, A12, lda);
+  blas::geqrt_recursive(m, n1, A, lda, Tm, ldt);
+  blas::larfb_left(Op::ConjTrans, m, n2, n1, A, lda, Tm, ldt, A12, lda);
   // [V2; R22] = QR of the right half below row n1
-  geqrt_recursive(m - n1, n2, A22, lda, T22, ldt);
+  blas::geqrt_recursive(m - n1, n2, A22, lda, T22, ldt);
   // T12 = -T11 (V1^H V2) T22, V2 unit lower trapezoidal from row n1 down
   for (int64_t j = 0; j < n2; ++j)
     for (int64_t i = 0; i < n1; ++i) T12[i + j * ldt] = conj(A[n1 + j + i * lda]);
-  trmm(Side::Right, Uplo::Lower, Op::NoTrans, Diag::Unit, n1, n2, T(1), A22, lda, T12, ldt);
-  if (m > n) gemm(Op::ConjTrans, Op::NoTrans, n1, n2, m - n, T(1), A + n, lda, A22 + n2, lda, T(1), T12, ldt);
-  trmm(Side::Left, Uplo::Upper, Op::NoTrans, Diag::NonUnit, n1, n2, T(-1), Tm, ldt, T12, ldt);
-  trmm(Side::Right, Uplo::Upper, Op::NoTrans, Diag::NonUnit, n1, n2, T(1), T22, ldt, T12, ldt);
+  blas::trmm(Side::Right, Uplo::Lower, Op::NoTrans, Diag::Unit, n1, n2, T(1), A22, lda, T12, ldt);
+  if (m > n) blas::gemm(Op::ConjTrans, Op::NoTrans, n1, n2, m - n, T(1), A + n, lda, A22 + n2, lda, T(1), T12, ldt);
+  blas::trmm(Side::Left, Uplo::Upper, Op::NoTrans, Diag::NonUnit, n1, n2, T(-1), Tm, ldt, T12, ldt);
+  blas::trmm(Side::Right, Uplo::Upper, Op::NoTrans, Diag::NonUnit, n1, n2, T(1), T22, ldt, T12, ldt);
 }
 
 // ---- lascl: A = A * (cto / cfrom) without over/underflow (general matrix).

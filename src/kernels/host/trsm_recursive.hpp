@@ -15,7 +15,7 @@ void trsm_recursive(Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64_t n
                     int64_t lda, T* B, int64_t ldb) {
   const int64_t k = side == Side::Left ? m : n;  // order of the triangle
   if (k <= kTrsmRecursionBase || m == 0 || n == 0) {
-    trsm(side, uplo, op, diag, m, n, alpha, A, lda, B, ldb);
+    blas::trsm(side, uplo, op, diag, m, n, alpha, A, lda, B, ldb);
     return;
   }
   const int64_t k1 = k / 2, k2 = k - k1;
@@ -30,25 +30,25 @@ void trsm_recursive(Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64_t n
     T* B1 = B;
     T* B2 = B + k1;
     if (lower) {  // X1 = T11^-1 B1; B2 -= T21 X1; X2 = T22^-1 B2
-      trsm_recursive(side, uplo, op, diag, k1, n, alpha, A11, lda, B1, ldb);
-      gemm(op, Op::NoTrans, k2, n, k1, T(-1), off, lda, B1, ldb, alpha, B2, ldb);
-      trsm_recursive(side, uplo, op, diag, k2, n, one, A22, lda, B2, ldb);
+      blas::trsm_recursive(side, uplo, op, diag, k1, n, alpha, A11, lda, B1, ldb);
+      blas::gemm(op, Op::NoTrans, k2, n, k1, T(-1), off, lda, B1, ldb, alpha, B2, ldb);
+      blas::trsm_recursive(side, uplo, op, diag, k2, n, one, A22, lda, B2, ldb);
     } else {  // X2 first, then B1 -= T12 X2
-      trsm_recursive(side, uplo, op, diag, k2, n, alpha, A22, lda, B2, ldb);
-      gemm(op, Op::NoTrans, k1, n, k2, T(-1), off, lda, B2, ldb, alpha, B1, ldb);
-      trsm_recursive(side, uplo, op, diag, k1, n, one, A11, lda, B1, ldb);
+      blas::trsm_recursive(side, uplo, op, diag, k2, n, alpha, A22, lda, B2, ldb);
+      blas::gemm(op, Op::NoTrans, k1, n, k2, T(-1), off, lda, B2, ldb, alpha, B1, ldb);
+      blas::trsm_recursive(side, uplo, op, diag, k1, n, one, A11, lda, B1, ldb);
     }
   } else {
     T* B1 = B;
     T* B2 = B + k1 * ldb;
     if (lower) {  // X [T11 0; T21 T22] = B: X2 first, then B1 -= X2 T21
-      trsm_recursive(side, uplo, op, diag, m, k2, alpha, A22, lda, B2, ldb);
-      gemm(Op::NoTrans, op, m, k1, k2, T(-1), B2, ldb, off, lda, alpha, B1, ldb);
-      trsm_recursive(side, uplo, op, diag, m, k1, one, A11, lda, B1, ldb);
+      blas::trsm_recursive(side, uplo, op, diag, m, k2, alpha, A22, lda, B2, ldb);
+      blas::gemm(Op::NoTrans, op, m, k1, k2, T(-1), B2, ldb, off, lda, alpha, B1, ldb);
+      blas::trsm_recursive(side, uplo, op, diag, m, k1, one, A11, lda, B1, ldb);
     } else {  // X [T11 T12; 0 T22] = B: X1 first, then B2 -= X1 T12
-      trsm_recursive(side, uplo, op, diag, m, k1, alpha, A11, lda, B1, ldb);
-      gemm(Op::NoTrans, op, m, k2, k1, T(-1), B1, ldb, off, lda, alpha, B2, ldb);
-      trsm_recursive(side, uplo, op, diag, m, k2, one, A22, lda, B2, ldb);
+      blas::trsm_recursive(side, uplo, op, diag, m, k1, alpha, A11, lda, B1, ldb);
+      blas::gemm(Op::NoTrans, op, m, k2, k1, T(-1), B1, ldb, off, lda, alpha, B2, ldb);
+      blas::trsm_recursive(side, uplo, op, diag, m, k2, one, A22, lda, B2, ldb);
     }
   }
 }
