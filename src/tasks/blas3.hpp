@@ -17,10 +17,6 @@
 
 namespace hetla::tile {
 
-namespace detail {
-using blas::syrk;  // complex symmetric syrk (the tests' reference)
-}  // namespace detail
-
 /// B = alpha op(A)^-1 B (Left) or alpha B op(A)^-1 (Right), A triangular.
 template <typename T>
 void trsm(rt::Runtime& rt, Side side, Uplo uplo, Op op, Diag diag, T alpha, Ref<T> A, Ref<T> B, Opts o) {

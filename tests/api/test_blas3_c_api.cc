@@ -8,7 +8,7 @@
 #include "common/cholesky.hpp"
 #include "hetla/hetla.h"
 #include "hetla/hetla.hpp"
-#include "tasks/blas3.hpp"  // detail::syrk: complex symmetric reference
+#include "kernels/host/blas.hpp"  // blas::syrk: the complex symmetric reference
 
 extern "C" int hetla_test_blas3_c(void);
 
@@ -70,7 +70,7 @@ TYPED_TEST(Blas3C, EqualsHostBlas) {
   // syrk: C (m x m lower) = A^T A (A k x m)
   std::vector<T> S = bench::random_matrix<T>(m, m, m, 4), SR = S;
   EXPECT_EQ(CApi<T>::syrk('L', 'T', m, k, T(1), A.data(), k, T(0.5), S.data(), m), 0);
-  tile::detail::syrk(Uplo::Lower, Op::Trans, m, k, T(1), A.data(), k, T(0.5), SR.data(), m);
+  blas::syrk(Uplo::Lower, Op::Trans, m, k, T(1), A.data(), k, T(0.5), SR.data(), m);
   EXPECT_LT(rel_diff(S, SR), tol<T>());
   if constexpr (is_complex_v<T>) {
     S = SR = bench::random_matrix<T>(m, m, m, 5);

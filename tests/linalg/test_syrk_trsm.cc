@@ -12,7 +12,7 @@
 #include "common/cholesky.hpp"
 #include "common/watchdog.hpp"
 #include "hetla/hetla.hpp"
-#include "tasks/blas3.hpp"  // detail::syrk: complex symmetric reference
+#include "kernels/host/blas.hpp"  // blas::syrk: the complex symmetric reference
 
 namespace hetla {
 namespace {
@@ -72,7 +72,7 @@ double rank_k_error(bool conj, Uplo uplo, Op op, RkCase c, T alpha, T beta, bool
   if (conj)
     blas::herk(uplo, op, n, k, std::real(alpha), A.data(), lda, std::real(beta), R.data(), ldc);
   else
-    tile::detail::syrk(uplo, op, n, k, alpha, A.data(), lda, beta, R.data(), ldc);
+    blas::syrk(uplo, op, n, k, alpha, A.data(), lda, beta, R.data(), ldc);
   double err = 0, c0 = 0;
   for (int64_t j = 0; j < n; ++j)
     for (int64_t i = 0; i < ldc; ++i) {
