@@ -1,6 +1,7 @@
 #include "devices/spec.hpp"
 
 #include <cctype>
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 
@@ -33,7 +34,7 @@ double parse_number(const std::string& item, const std::string& v) {
   } catch (const std::exception&) {
     pos = 0;
   }
-  if (pos == 0 || pos != v.size()) throw std::invalid_argument("device '" + item + "': '" + v + "' is not a number");
+  if (pos == 0 || pos != v.size() || std::isnan(x)) throw std::invalid_argument("device '" + item + "': '" + v + "' is not a number");
   return x;
 }
 }  // namespace
@@ -50,7 +51,9 @@ std::size_t parse_size(const std::string& s) {
   }
   if (mult != 1) num.pop_back();
   double x = parse_number("size", num);
-  if (x <= 0) throw std::invalid_argument("size must be positive: " + s);
+  if (!(x > 0)) throw std::invalid_argument("size must be positive: " + s);
+  // Converting a double past 2^64 to size_t is undefined (found by tests/fuzz).
+  if (!(x * mult < 0x1p63)) throw std::invalid_argument("size too large: " + s);
   return static_cast<std::size_t>(x * mult);
 }
 
@@ -68,7 +71,8 @@ DeviceSet parse_devices(const std::string& spec) {
       if (parts.size() > 2) throw std::invalid_argument("device '" + item + "': expected cpu[:cores]");
       if (parts.size() == 2) {
         double c = parse_number(item, parts[1]);
-        if (c < 1 || c != static_cast<int>(c)) throw std::invalid_argument("device '" + item + "': cores must be a positive integer");
+        // (the range test first: casting 1e30 to int is undefined; found by tests/fuzz)
+        if (!(c >= 1 && c <= 1 << 20) || c != std::floor(c)) throw std::invalid_argument("device '" + item + "': cores must be a positive integer");
         set.host_cores = static_cast<int>(c);
       }
     } else if (kind == "emu") {
@@ -84,10 +88,10 @@ DeviceSet parse_devices(const std::string& spec) {
           cfg.memory = parse_size(val);
         } else if (key == "bw") {
           cfg.bandwidth_gbs = parse_number(item, val);
-          if (cfg.bandwidth_gbs <= 0) throw std::invalid_argument("device '" + item + "': bw must be positive");
+          if (!(cfg.bandwidth_gbs > 0 && std::isfinite(cfg.bandwidth_gbs))) throw std::invalid_argument("device '" + item + "': bw must be positive");
         } else if (key == "lat") {
           cfg.latency_us = parse_number(item, val);
-          if (cfg.latency_us < 0) throw std::invalid_argument("device '" + item + "': lat must be >= 0");
+          if (!(cfg.latency_us >= 0 && std::isfinite(cfg.latency_us))) throw std::invalid_argument("device '" + item + "': lat must be >= 0");
         } else if (key == "herk") {  // herk=gemm: diagonal tiles' rank-k updates as GEMMs (Device::herk_as_gemm)
           if (val != "gemm" && val != "herk") throw std::invalid_argument("device '" + item + "': herk must be gemm or herk");
           cfg.herk_as_gemm = val == "gemm";
