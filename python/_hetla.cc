@@ -7,6 +7,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <complex>
 #include <cstdint>
 #include <fstream>
@@ -73,6 +74,21 @@ int64_t potrf(py::array a, bool lower) {
     if (A.rows != A.cols) throw py::value_error("a: expected a square matrix");
     py::gil_scoped_release nogil;
     return hetla::potrf(uplo_of(lower), A.cols, A.data, A.ld);
+  });
+}
+
+/// Zeroes the strictly upper (lower = true) or strictly lower triangle in
+/// place: np.tril on the result took half as long as the factorization at
+/// n = 1000 (it builds an n x n mask and a new array).
+void zero_triangle(py::array a, bool lower) {
+  dispatch(a.dtype(), [&](auto t) {
+    auto A = col_major<decltype(t)>(a, "a");
+    py::gil_scoped_release nogil;
+    for (int64_t j = 0; j < A.cols; ++j) {
+      decltype(t)* col = A.data + j * A.ld;
+      if (lower) std::fill(col, col + std::min(j, A.rows), decltype(t){});
+      else if (j + 1 < A.rows) std::fill(col + j + 1, col + A.rows, decltype(t){});
+    }
   });
 }
 
@@ -278,6 +294,7 @@ class Trace {
 PYBIND11_MODULE(_hetla, m) {
   m.doc() = "hetla's compiled core; use the `hetla` package, not this module";
   m.def("potrf", &potrf, py::arg("a"), py::arg("lower"));
+  m.def("zero_triangle", &zero_triangle, py::arg("a"), py::arg("lower"));
   m.def("potrs", &potrs, py::arg("a"), py::arg("b"), py::arg("lower"));
   m.def("getrf", &getrf, py::arg("a"), py::arg("ipiv"));
   m.def("getrs", &getrs, py::arg("a"), py::arg("ipiv"), py::arg("b"), py::arg("trans"));

@@ -87,7 +87,8 @@ def cholesky(a, lower=False, overwrite_a=False, check_finite=True):
     info = _hetla.potrf(A, lower)
     if info > 0:
         raise _not_positive_definite(info)
-    return np.tril(A) if lower else np.triu(A)
+    _hetla.zero_triangle(A, lower)
+    return A
 
 
 def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
@@ -166,9 +167,11 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True):
     perm = np.arange(m)
     for i, p in enumerate(ipiv - 1):  # LAPACK's interchanges, in order
         perm[i], perm[p] = perm[p], perm[i]
-    L = np.tril(A[:, :k], -1)
+    L = np.array(A[:, :k], order="F")
+    _hetla.zero_triangle(L, True)
     L[np.arange(k), np.arange(k)] = 1
-    U = np.triu(A[:k, :])
+    U = np.array(A[:k, :], order="F")
+    _hetla.zero_triangle(U, False)
     P = np.eye(m, dtype=A.dtype)[:, perm]  # rows of P^T a = L U are a[perm]
     return (P @ L, U) if permute_l else (P, L, U)
 
@@ -190,7 +193,8 @@ def qr(a, overwrite_a=False, lwork=None, mode="full", pivoting=False, check_fini
     k = min(m, n)
     tau = np.empty(k, dtype=A.dtype)
     _hetla.geqrf(A, tau)
-    R = np.triu(A if mode == "full" else A[:k, :])
+    R = np.array(A if mode == "full" else A[:k, :], order="F")
+    _hetla.zero_triangle(R, False)
     if mode == "r":
         return (R,)
     if mode == "raw":
