@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config git
+  build-essential cmake pkg-config git time   # time: start-up check of the install test
   libopenblas-pthread-dev liblapacke-dev   # host BLAS/LAPACK (pthread OpenBLAS) + LAPACKE
   libhwloc-dev                             # topology and thread pinning
   ocl-icd-opencl-dev opencl-headers libclblast-dev   # OpenCL backend (CLBlast)

@@ -6,6 +6,7 @@
 #include "cli.hpp"
 #include "hetla/context.hpp"
 #include "hetla/version.hpp"
+#include "devices/plugin.hpp"
 #include "devices/spec.hpp"
 #include "tune/calibrate.hpp"
 #include "util/blas_threads.hpp"
@@ -83,7 +84,12 @@ int cmd_info(int argc, char** argv, int first) {
               ",\"memory_bytes\":" + std::to_string(d.memory) + ",\"detail\":" + json_value(d.detail) +
               ",\"calibrated_gflops\":" + json_value(rates_of(d)) + "}";
     }
-    r.add("devices", RawJson{list + "]"}).add("weights_file", tune::weights_path());
+    std::string plugins = "[";
+    for (const auto& p : dev::plugin_status())
+      plugins += std::string(plugins.size() > 1 ? "," : "") + "{\"kind\":" + json_value(p.kind) +
+                 ",\"loaded\":" + (p.loaded ? "true" : "false") + ",\"path\":" + json_value(p.path) +
+                 ",\"reason\":" + json_value(p.reason) + "}";
+    r.add("devices", RawJson{list + "]"}).add("plugins", RawJson{plugins + "]"}).add("weights_file", tune::weights_path());
     RecordPrinter(true).print(r);
     return kExitOk;
   }
@@ -99,6 +105,9 @@ int cmd_info(int argc, char** argv, int first) {
   std::printf("blas:     %s\n", blas.c_str());
   std::printf("workers:  %d (runtime threads, the calling thread included)\n", workers);
   std::printf("backends: %s (emu = emulated accelerators, --devices emu:speed=F)\n", dev::built_backends().c_str());
+  for (const auto& p : dev::plugin_status())
+    std::printf("plugin:   %-6s %s\n", p.kind.c_str(),
+                p.loaded ? ("loaded from " + p.path).c_str() : ("not loaded: " + p.reason).c_str());
   std::printf("devices:\n");
   for (const auto& d : found) {
     std::string line = d.name;

@@ -1,5 +1,6 @@
 #include "devices/spec.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <sstream>
@@ -7,12 +8,7 @@
 
 #include "devices/emulated/emulated_device.hpp"
 #include "util/hwloc_topology.hpp"
-#ifdef HETLA_HAVE_OPENCL
-#include "devices/opencl/opencl_device.hpp"
-#endif
-#ifdef HETLA_HAVE_CUDA
-#include "devices/cuda/cuda_device.hpp"
-#endif
+#include "devices/plugin.hpp"
 
 namespace hetla::dev {
 
@@ -107,19 +103,10 @@ DeviceSet parse_devices(const std::string& spec) {
     } else if (kind == "opencl" || kind == "cuda") {
       if (kind == "cuda" && parts.size() > 2) throw std::invalid_argument("device '" + item + "': expected cuda[:index|all]");
       std::string which = parts.size() >= 2 ? item.substr(kind.size() + 1) : "0";  // opencl also takes :mem=SIZE
-#ifdef HETLA_HAVE_OPENCL
-      if (kind == "opencl") {
-        for (auto& d : make_opencl_devices(which)) set.accelerators.push_back(d);
-        continue;
-      }
-#endif
-#ifdef HETLA_HAVE_CUDA
-      if (kind == "cuda") {
-        for (auto& d : make_cuda_devices(which)) set.accelerators.push_back(d);
-        continue;
-      }
-#endif
-      throw std::invalid_argument("device '" + item + "': the " + kind + " backend is not built into this hetla");
+      const auto& kinds = plugin_kinds();
+      if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+        throw std::invalid_argument("device '" + item + "': the " + kind + " backend is not built into this hetla");
+      for (auto& d : plugin(kind).make_devices(which)) set.accelerators.push_back(d);
     } else {
       throw std::invalid_argument("device list: unknown device '" + item + "' (cpu, emu, opencl, cuda)");
     }
@@ -132,23 +119,15 @@ std::vector<DeviceInfo> probe_devices() {
   auto& topo = util::Topology::get();
   std::vector<DeviceInfo> out;
   out.push_back({"cpu", 0, topo.cpu_model(), 0, std::to_string(topo.cores()) + " cores"});
-#ifdef HETLA_HAVE_OPENCL
-  for (auto& d : probe_opencl_devices()) out.push_back(d);
-#endif
-#ifdef HETLA_HAVE_CUDA
-  for (auto& d : probe_cuda_devices()) out.push_back(d);
-#endif
+  for (const auto& p : plugin_status())  // a plugin that does not load shows no devices
+    if (p.loaded)
+      for (auto& d : plugin(p.kind).probe()) out.push_back(d);
   return out;
 }
 
 std::string built_backends() {
   std::string s = "cpu emu";
-#ifdef HETLA_HAVE_OPENCL
-  s += " opencl";
-#endif
-#ifdef HETLA_HAVE_CUDA
-  s += " cuda";
-#endif
+  for (const auto& kind : plugin_kinds()) s += " " + kind;  // built as plugins; plugin_status() says if they load
   return s;
 }
 
