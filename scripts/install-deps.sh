@@ -10,6 +10,8 @@ packages=(
   ocl-icd-opencl-dev opencl-headers libclblast-dev   # OpenCL backend (CLBlast)
   pocl-opencl-icd                          # an OpenCL device on any CPU (tests, demos)
   libgtest-dev                             # test suite
+  python3-dev pybind11-dev python3-numpy   # the Python package
+  python3-scipy python3-pytest             # its tests (reference results)
 )
 
 missing=()

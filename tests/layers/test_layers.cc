@@ -47,11 +47,13 @@ namespace fs = std::filesystem;
 //   sim      simulation: the runtime's seams on SimGrid, machine models, routines run on them.
 //   api      the C API, thin adapters over linalg.
 //   tools    the `hetla` command-line tool (and its benchmarks): on top.
+//   python   the Python package's compiled module (python/): beside tools.
 // checks/ (matrix generators and residual checks, shared with the tests) sits
 // at kernels' level for what it includes (kernels/host/*), but only tools (and
 // the tests, which are not checked here) may include it.
 constexpr std::string_view kLayers[] = {"include", "util",   "trace", "kernels", "devices", "runtime", "tune",
-                                        "context", "memory", "tasks", "linalg",  "sim",     "api",     "tools"};
+                                        "context", "memory", "tasks", "linalg",  "sim",     "api",     "tools",
+                                        "python"};
 constexpr std::string_view kChecks = "checks";
 constexpr std::string_view kChecksLevel = "kernels";  // what checks/ may include
 constexpr std::string_view kChecksUsers[] = {"checks", "tools"};  // who may include checks/
@@ -90,7 +92,7 @@ std::string layer_of(const fs::path& rel) {
   auto it = rel.begin();
   if (it == rel.end()) return {};
   const std::string top = it->string();
-  if (top == "include" || top == "tools" || top == kChecks) return top;
+  if (top == "include" || top == "tools" || top == "python" || top == kChecks) return top;
   if (top == "src" && ++it != rel.end() && std::next(it) != rel.end()) return it->string();
   return {};
 }
@@ -120,7 +122,7 @@ std::vector<Violation> check_includes(const fs::path& root) {
   static const std::string_view exts[] = {".h", ".hpp", ".c", ".cc", ".cpp", ".cu", ".cuh", ".inl"};
   std::vector<Violation> out;
   std::vector<fs::path> files;
-  for (const char* dir : {"include", "src", "checks", "tools"}) {
+  for (const char* dir : {"include", "src", "checks", "tools", "python"}) {
     if (!fs::is_directory(root / dir)) continue;
     for (const auto& e : fs::recursive_directory_iterator(root / dir))
       if (e.is_regular_file() && std::find(std::begin(exts), std::end(exts), e.path().extension().string()) !=
