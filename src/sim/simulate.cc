@@ -49,7 +49,8 @@ json simulate_in_engine(const MachineModel& model, const Request& req) {
   for (std::size_t i = 0; i < model.devices.size(); ++i)
     for (int k = 0; k < model.devices[i].count; ++k) {
       rc.accelerators.push_back(
-          std::make_shared<SimDevice>(model.devices[i].name + std::to_string(k), model.devices[i], static_cast<int>(i)));
+          std::make_shared<SimDevice>(model.devices[i].count == 1 ? model.devices[i].name : model.devices[i].name + std::to_string(k),
+                                      model.devices[i], static_cast<int>(i)));
       rates.push_back(&model.devices[i].rates);
     }
   auto executor = std::make_shared<SimExecutor>(platform, rates);
@@ -90,7 +91,7 @@ json simulate_in_engine(const MachineModel& model, const Request& req) {
       json devs = json::array();
       for (int d = 0; d < rt.num_devices(); ++d) {
         const auto& s = st[static_cast<std::size_t>(d)];
-        devs.push_back({{"name", rt.device(d).name()}, {"tasks", s.tasks}, {"flops", s.flops},
+        devs.push_back({{"name", rt.device(d).name()}, {"workers", d == 0 ? rt.num_host_workers() : 1}, {"tasks", s.tasks}, {"flops", s.flops},
                         {"busy_seconds", s.busy_seconds}, {"bytes_in", s.bytes_in}, {"bytes_out", s.bytes_out},
                         {"evictions", s.evictions}});
       }
@@ -154,7 +155,7 @@ Result simulate(const MachineModel& model, const Request& req) {
   const double n = static_cast<double>(req.n);
   res.flops = n * n * n / 3 * (req.precision == 'c' || req.precision == 'z' ? 4 : 1);
   for (const auto& d : out["devices"])
-    res.devices.push_back({d["name"], d["tasks"], d["flops"], d["busy_seconds"], d["bytes_in"], d["bytes_out"],
+    res.devices.push_back({d["name"], d["workers"], d["tasks"], d["flops"], d["busy_seconds"], d["bytes_in"], d["bytes_out"],
                            d["evictions"]});
   return res;
 }

@@ -25,6 +25,7 @@ struct Request {
 
 struct DeviceResult {
   std::string name;
+  int workers = 1;
   uint64_t tasks = 0;
   double flops = 0, busy_seconds = 0;
   uint64_t bytes_in = 0, bytes_out = 0, evictions = 0;
