@@ -97,7 +97,7 @@ Runtime::~Runtime() {
   }
   for (auto& th : threads_) th.join();
   if (coop_) {
-    for (int d = 0; d < num_devices(); ++d) coop_->notify(d);
+    for (int d = 0; d < num_devices(); ++d) coop_->notify(d, Threads::kAll);
     coop_->join_all();
   }
 }
@@ -332,7 +332,7 @@ void Runtime::release(Task* t) {
     std::lock_guard<std::mutex> lk(q.mutex);
     q.cv.notify_all();
   }
-  if (coop_) coop_->notify(0);  // help_until waits for in_flight_ to drop
+  if (coop_) coop_->notify(Threads::kCaller, 1);  // help_until waits for in_flight_ to drop
 }
 
 void Runtime::wait_all() {

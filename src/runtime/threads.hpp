@@ -17,10 +17,15 @@ class Threads {
   virtual void start(std::function<void()> fn) = 0;
   /// Returns once every fn started has returned.
   virtual void join_all() = 0;
-  /// Blocks the caller until ready() holds; ready() is re-checked after
-  /// every notify(channel). Channel d is device d's ready queue.
+  /// Blocks the caller until ready() holds; ready() is re-checked after a
+  /// notify(channel) woke it. Channel d >= 0: device d's workers wait for its
+  /// ready queue; kCaller: the inserting thread waits for tasks to finish
+  /// (or for host tasks).
   virtual void wait(int channel, const std::function<bool()>& ready) = 0;
-  virtual void notify(int channel) = 0;
+  /// Wakes up to n waiters of the channel.
+  virtual void notify(int channel, int n) = 0;
+  static constexpr int kCaller = -1;
+  static constexpr int kAll = 1 << 30;
 };
 
 }  // namespace hetla::rt

@@ -59,7 +59,10 @@ void Runtime::push_to(int d, Task** ts, std::size_t n) {
   }
   if (wake == 1) q.cv.notify_one();
   else if (wake > 1) q.cv.notify_all();
-  if (coop_) coop_->notify(d);
+  if (coop_) {
+    coop_->notify(d, static_cast<int>(n));
+    if (d == 0) coop_->notify(Threads::kCaller, 1);
+  }
 }
 
 Task* Runtime::try_pop(int d) {
@@ -156,7 +159,7 @@ void Runtime::help_until(std::size_t target) {
         execute(t, 0);
         continue;
       }
-      coop_->wait(0, [&] {
+      coop_->wait(Threads::kCaller, [&] {
         return q.size.load(std::memory_order_acquire) != 0 || in_flight_.load(std::memory_order_acquire) <= target;
       });
     }

@@ -63,7 +63,12 @@ void SimThreads::wait(int c, const std::function<bool()>& ready) {
   while (!ready()) ch.cv->wait(lk);
 }
 
-void SimThreads::notify(int c) { channel(c).cv->notify_all(); }
+void SimThreads::notify(int c, int n) {
+  Channel& ch = channel(c);
+  if (n >= kAll) ch.cv->notify_all();
+  else
+    for (int i = 0; i < n; ++i) ch.cv->notify_one();
+}
 
 int64_t SimClock::now_ns() const { return static_cast<int64_t>(s4u::Engine::get_clock() * 1e9 + 0.5); }
 

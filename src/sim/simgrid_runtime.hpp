@@ -36,7 +36,7 @@ class SimThreads final : public rt::Threads {
   void start(std::function<void()> fn) override;
   void join_all() override;
   void wait(int channel, const std::function<bool()>& ready) override;
-  void notify(int channel) override;
+  void notify(int channel, int n) override;
 
  private:
   struct Channel;
