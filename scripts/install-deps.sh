@@ -13,6 +13,7 @@ packages=(
   clang libclang-rt-14-dev                 # libFuzzer harnesses (tests/fuzz)
   python3-dev pybind11-dev python3-numpy   # the Python package
   python3-scipy python3-pytest             # its tests (reference results)
+  libsimgrid-dev nlohmann-json3-dev        # simulation mode (hetla simulate)
 )
 
 missing=()

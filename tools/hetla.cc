@@ -11,6 +11,7 @@
 
 namespace hetla::cli {
 int cmd_tune(int argc, char** argv, int first);
+int cmd_simulate(int argc, char** argv, int first);
 }
 
 namespace {
@@ -27,6 +28,7 @@ void print_help(std::FILE* out) {
                "  demo      solve a random SPD system with hetla and with the vendor LAPACK\n"
                "            (about 20 s; hetla demo --help)\n"
                "  tune      measure the capability weights of the devices (hetla tune --help)\n"
+               "  simulate  predict a run on a machine model with SimGrid (hetla simulate --help)\n"
                "  version   print the library version\n"
                "  help      this text\n"
                "\n"
@@ -64,6 +66,7 @@ int main(int argc, char** argv) {
     if (cmd == "bench") return cmd_bench(argc, argv, 2);
     if (cmd == "demo") return cmd_demo(argc, argv, 2);
     if (cmd == "tune") return cmd_tune(argc, argv, 2);
+    if (cmd == "simulate") return cmd_simulate(argc, argv, 2);
     throw UsageError("unknown command '" + std::string(cmd) + "' (see hetla --help)");
   } catch (const UsageError& e) {
     print_error(json, e.what());

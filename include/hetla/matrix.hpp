@@ -47,6 +47,9 @@ template <typename T> class Matrix {
   /// View of a column-major array A(lda, n); the array must outlive the view.
   static Matrix view(int64_t m, int64_t n, T* A, int64_t lda, int64_t nb = kDefaultTileSize);
   static Matrix view(int64_t m, int64_t n, T* A, int64_t lda, const Tiling& tiling);
+  /// Tiles and their handles without any element storage (tile data null):
+  /// for a simulated run, whose tasks never touch data.
+  static Matrix shape_only(int64_t m, int64_t n, int64_t nb = kDefaultTileSize);
 
   /// Column-major <-> tiles, converted by parallel tasks.
   void copy_from(const T* A, int64_t lda);

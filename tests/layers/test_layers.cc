@@ -44,6 +44,7 @@ namespace fs = std::filesystem;
 //   memory   tile matrices, handles, distributions over a context's devices.
 //   tasks    tile tasks: kernels inserted into the runtime on matrices' tiles.
 //   linalg   the algorithms, serial loops of tile tasks.
+//   sim      simulation: the runtime's seams on SimGrid, machine models, routines run on them.
 //   api      the C API, thin adapters over linalg.
 //   tools    the `hetla` command-line tool (and its benchmarks): on top.
 //   python   the Python package's compiled module (python/): beside tools.
@@ -51,7 +52,7 @@ namespace fs = std::filesystem;
 // at kernels' level for what it includes (kernels/host/*), but only tools (and
 // the tests, which are not checked here) may include it.
 constexpr std::string_view kLayers[] = {"include", "util",   "trace", "kernels", "devices", "runtime", "tune",
-                                        "context", "memory", "tasks", "linalg",  "api",     "tools",
+                                        "context", "memory", "tasks", "linalg",  "sim",     "api",     "tools",
                                         "python"};
 constexpr std::string_view kChecks = "checks";
 constexpr std::string_view kChecksLevel = "kernels";  // what checks/ may include
