@@ -12,8 +12,7 @@
 #include "matgen.hpp"
 
 #ifdef HETLA_HAVE_SIMGRID
-#include "sim/simulate.hpp"
-#include "sim/this_machine.hpp"
+#include "sim/sim_api.hpp"
 #endif
 
 namespace hetla::cli {
@@ -152,10 +151,10 @@ int cmd_simulate(int argc, char** argv, int first) {
     if (list) {
       if (json) {
         std::string out = "[";
-        for (const auto& m : sim::list_models()) out += (out.size() > 1 ? "," : "") + json_escape(m);
+        for (const auto& m : sim::api().list_models()) out += (out.size() > 1 ? "," : "") + json_escape(m);
         std::printf("{\"machines\":%s}\n", (out + ",\"this\"]").c_str());
       } else {
-        for (const auto& m : sim::list_models()) std::printf("%s\n", m.c_str());
+        for (const auto& m : sim::api().list_models()) std::printf("%s\n", m.c_str());
         std::printf("this\n");
       }
       return kExitOk;
@@ -172,8 +171,8 @@ int cmd_simulate(int argc, char** argv, int first) {
       const double measured = measure_potrf(q.n, q.nb, devices, sch);
       const int cores = num_threads();
       finalize();
-      const sim::MachineModel m = sim::this_machine(devices, 'd', q.nb, cores);
-      const sim::Result r = sim::simulate(m, q);
+      const sim::MachineModel m = sim::api().this_machine(devices, 'd', q.nb, cores);
+      const sim::Result r = sim::api().simulate(m, q);
       const double rel = (r.seconds - measured) / measured;
       if (json) {
         print_result(true, "this:" + devices, q, r,
@@ -186,9 +185,9 @@ int cmd_simulate(int argc, char** argv, int first) {
       return kExitOk;
     }
     if (machine.empty()) throw UsageError("--machine NAME|FILE is required (--list-machines)");
-    const sim::MachineModel m = machine == "this" ? sim::this_machine(devices, q.precision, q.nb, q.cores)
-                                                  : sim::find_model(machine);
-    const sim::Result r = sim::simulate(m, q);
+    const sim::MachineModel m = machine == "this" ? sim::api().this_machine(devices, q.precision, q.nb, q.cores)
+                                                  : sim::api().find_model(machine);
+    const sim::Result r = sim::api().simulate(m, q);
     print_result(json, m.name, q, r, "");
     return kExitOk;
   } catch (const UsageError& e) {

@@ -12,7 +12,7 @@ namespace hetla::dev {
 namespace {
 
 struct Loaded {
-  const PluginApi* api = nullptr;
+  const void* api = nullptr;  // the entry table
   std::string path;    // the file that loaded
   std::string reason;  // why none did
 };
@@ -59,14 +59,14 @@ Loaded load(const std::string& kind) {
       tried += (tried.empty() ? "" : ", ") + path;
       continue;
     }
-    using Entry = const PluginApi* (*)();
+    using Entry = const void* (*)();
     auto fn = reinterpret_cast<Entry>(dlsym(h, entry.c_str()));
-    const PluginApi* api = fn ? fn() : nullptr;
+    const void* api = fn ? fn() : nullptr;
     out.path = path;
     if (!api) {
       out.reason = "no " + entry + "() in it";
-    } else if (api->abi != PluginApi::kAbi) {
-      out.reason = "plugin ABI " + std::to_string(api->abi) + ", this libhetla needs " +
+    } else if (const int abi = *static_cast<const int*>(api); abi != PluginApi::kAbi) {
+      out.reason = "plugin ABI " + std::to_string(abi) + ", this libhetla needs " +
                    std::to_string(PluginApi::kAbi) + " (a plugin of another hetla version?)";
     } else {
       out.api = api;
@@ -113,7 +113,7 @@ std::vector<std::string> plugin_dirs() {
   return dirs;
 }
 
-const PluginApi& plugin(const std::string& kind) {
+const void* plugin_entry(const std::string& kind) {
   const Loaded& l = get(kind);
   if (!l.api) {
     if (l.path.empty() && l.reason.find("not found") == std::string::npos)
@@ -121,8 +121,10 @@ const PluginApi& plugin(const std::string& kind) {
     throw std::invalid_argument("the " + kind + " back end could not be loaded: " +
                                 (l.reason.find("not found") != std::string::npos ? l.reason : l.path + ": " + l.reason));
   }
-  return *l.api;
+  return l.api;
 }
+
+const PluginApi& plugin(const std::string& kind) { return *static_cast<const PluginApi*>(plugin_entry(kind)); }
 
 std::vector<PluginStatus> plugin_status() {
   std::vector<PluginStatus> out;

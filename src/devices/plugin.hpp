@@ -32,6 +32,12 @@ struct PluginApi {
   std::vector<DeviceInfo> (*probe)();
 };
 
+/// The entry table of plugin `kind`: what its `extern "C" const void*
+/// hetla_plugin_<kind>()` returns, loaded on first use and never unloaded.
+/// Every table starts with `int abi`; the caller checks it and casts. Throws
+/// std::invalid_argument naming the file and the loader's reason.
+const void* plugin_entry(const std::string& kind);
+
 /// The back ends this build has plugins for ("opencl", "cuda"), loaded or not.
 const std::vector<std::string>& plugin_kinds();
 
