@@ -10,6 +10,8 @@ packages=(
   ocl-icd-opencl-dev opencl-headers libclblast-dev   # OpenCL backend (CLBlast)
   pocl-opencl-icd                          # an OpenCL device on any CPU (tests, demos)
   libgtest-dev                             # test suite
+  doxygen                                  # API reference (docs target, docs test)
+  dpkg-dev                                 # cpack -G DEB: dpkg-shlibdeps (package test)
 )
 
 missing=()
