@@ -14,6 +14,8 @@ packages=(
   python3-dev pybind11-dev python3-numpy   # the Python package
   python3-scipy python3-pytest             # its tests (reference results)
   libsimgrid-dev nlohmann-json3-dev        # simulation mode (hetla simulate)
+  doxygen                                  # API reference (docs target, docs test)
+  dpkg-dev                                 # cpack -G DEB: dpkg-shlibdeps (package test)
 )
 
 missing=()
