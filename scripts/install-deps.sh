@@ -10,6 +10,7 @@ packages=(
   ocl-icd-opencl-dev opencl-headers libclblast-dev   # OpenCL backend (CLBlast)
   pocl-opencl-icd                          # an OpenCL device on any CPU (tests, demos)
   libgtest-dev                             # test suite
+  nlohmann-json3-dev libcli11-dev          # JSON files and the command line (header-only)
 )
 
 missing=()
