@@ -416,9 +416,7 @@ int cmd_bench(int argc, char** argv, int first) {
       auto report = [&](const std::string& message) {
         print_error(a.json, message,
                     spec->name + " (n=" + std::to_string(n) + ", precision " + std::string(1, p) + "): ",
-                    {{"routine", json_value(spec->name)},
-                     {"precision", json_value(std::string(1, p))},
-                     {"n", std::to_string(n)}});
+                    {{"routine", spec->name}, {"precision", std::string(1, p)}, {"n", n}});
         status = kExitFailed;
       };
       try {

@@ -75,15 +75,15 @@ int cmd_info(int argc, char** argv, int first) {
         .add("blas", blas)
         .add("workers", static_cast<int64_t>(workers))
         .add("backends", dev::built_backends());
-    std::string list = "[";
-    for (const auto& d : found) {
-      if (list.size() > 1) list += ',';
-      list += "{\"kind\":" + json_value(d.kind) +
-              ",\"index\":" + std::to_string(d.index) + ",\"name\":" + json_value(d.name) +
-              ",\"memory_bytes\":" + std::to_string(d.memory) + ",\"detail\":" + json_value(d.detail) +
-              ",\"calibrated_gflops\":" + json_value(rates_of(d)) + "}";
-    }
-    r.add("devices", RawJson{list + "]"}).add("weights_file", tune::weights_path());
+    Json list = Json::array();
+    for (const auto& d : found)
+      list.push_back({{"kind", d.kind},
+                      {"index", d.index},
+                      {"name", d.name},
+                      {"memory_bytes", d.memory},
+                      {"detail", d.detail},
+                      {"calibrated_gflops", rates_of(d)}});
+    r.add("devices", RawJson{list}).add("weights_file", tune::weights_path());
     RecordPrinter(true).print(r);
     return kExitOk;
   }

@@ -14,12 +14,13 @@
 #include <string>
 #include <vector>
 
-#include "../trace/mini_json.hpp"
+#include <nlohmann/json.hpp>
+
 #include "hetla/version.hpp"
 
 namespace {
 
-namespace json = hetla::testjson;
+using Json = nlohmann::json;
 
 struct Result {
   int rc = -1;
@@ -71,10 +72,10 @@ std::vector<std::string> lines(const std::string& s) {
 /// Parses one JSON line (strictly) into key -> value text: strings without
 /// their quotes, numbers, true/false/null and nested arrays/objects as written.
 std::map<std::string, std::string> flat_object(const std::string& line) {
-  const json::Value v = json::parse(line);
-  if (!v.is(json::Value::Type::Object)) throw std::runtime_error("not a JSON object: " + line);
+  const Json v = Json::parse(line);
+  if (!v.is_object()) throw std::runtime_error("not a JSON object: " + line);
   std::map<std::string, std::string> m;
-  for (const auto& [key, value] : v.object) m[key] = value.is(json::Value::Type::String) ? value.string : value.raw;
+  for (const auto& [key, value] : v.items()) m[key] = value.is_string() ? value.get<std::string>() : value.dump();
   return m;
 }
 
@@ -136,10 +137,10 @@ TEST(Cli, InfoReportsMachineAndDevices) {
   ASSERT_EQ(recs.size(), 1u);
   EXPECT_TRUE(is_positive_number(recs[0]["cores"]));
   EXPECT_NE(recs[0]["backends"].find("cpu"), std::string::npos) << j.out;
-  const json::Value info = json::parse(lines(j.out).at(0));
-  const auto& devices = info.at("devices").array;
+  const Json info = Json::parse(lines(j.out).at(0));
+  const auto& devices = info.at("devices");
   ASSERT_FALSE(devices.empty()) << j.out;
-  EXPECT_EQ(devices[0].at("kind").string, "cpu");  // the host comes first
+  EXPECT_EQ(devices[0].at("kind").get<std::string>(), "cpu");  // the host comes first
 }
 
 TEST(Cli, VersionAndHelp) {
@@ -246,20 +247,20 @@ struct TempDir {
 /// The trace summary of a bench JSON line; checks its shape and returns the
 /// tasks per worker.
 std::vector<int> check_trace_summary(const std::string& line, int workers) {
-  const json::Value rec = json::parse(line);
-  const double imbalance = rec.at("imbalance").number;
+  const Json rec = Json::parse(line);
+  const double imbalance = rec.at("imbalance").get<double>();
   EXPECT_GE(imbalance, 1.0 - 1e-9) << line;
   EXPECT_LE(imbalance, workers + 1e-9) << line;
-  EXPECT_GT(rec.at("busy_pct").number, 0.0) << line;
-  EXPECT_LE(rec.at("busy_pct").number, 100.0 + 1e-9) << line;
-  const auto& ws = rec.at("workers").array;
+  EXPECT_GT(rec.at("busy_pct").get<double>(), 0.0) << line;
+  EXPECT_LE(rec.at("busy_pct").get<double>(), 100.0 + 1e-9) << line;
+  const auto& ws = rec.at("workers");
   EXPECT_EQ(ws.size(), static_cast<std::size_t>(workers)) << line;
   std::vector<int> tasks;
   double max_busy = 0, sum_busy = 0;
   for (std::size_t w = 0; w < ws.size(); ++w) {
-    EXPECT_EQ(ws[w].at("id").number, static_cast<double>(w));
-    tasks.push_back(static_cast<int>(ws[w].at("tasks").number));
-    const double busy = ws[w].at("busy_pct").number;
+    EXPECT_EQ(ws[w].at("id").get<double>(), static_cast<double>(w));
+    tasks.push_back(static_cast<int>(ws[w].at("tasks").get<double>()));
+    const double busy = ws[w].at("busy_pct").get<double>();
     EXPECT_GE(busy, 0.0);
     EXPECT_LE(busy, 100.0 + 1e-9);
     max_busy = std::max(max_busy, busy);
@@ -270,10 +271,10 @@ std::vector<int> check_trace_summary(const std::string& line, int workers) {
   }
   int kernel_tasks = 0;
   std::map<std::string, int> labels;
-  for (const auto& k : rec.at("kernels").array) {
-    labels[k.at("label").string] = static_cast<int>(k.at("count").number);
-    kernel_tasks += static_cast<int>(k.at("count").number);
-    EXPECT_GT(k.at("seconds").number, 0.0);
+  for (const auto& k : rec.at("kernels")) {
+    labels[k.at("label").get<std::string>()] = static_cast<int>(k.at("count").get<double>());
+    kernel_tasks += static_cast<int>(k.at("count").get<double>());
+    EXPECT_GT(k.at("seconds").get<double>(), 0.0);
   }
   int total = 0;
   for (int t : tasks) total += t;
@@ -298,18 +299,18 @@ std::vector<int> svg_rects_per_row(const std::string& svg) {
 
 /// Complete events per thread of a Chrome trace written by --trace FILE.json.
 std::vector<int> chrome_events_per_thread(const std::string& text, int workers) {
-  const json::Value doc = json::parse(text);
+  const Json doc = Json::parse(text);
   std::vector<int> per(static_cast<std::size_t>(workers), 0);
   int named = 0;
-  for (const auto& e : doc.at("traceEvents").array) {
-    const int tid = static_cast<int>(e.at("tid").number);
+  for (const auto& e : doc.at("traceEvents")) {
+    const int tid = static_cast<int>(e.at("tid").get<double>());
     EXPECT_GE(tid, 0);
     EXPECT_LT(tid, workers);
-    if (e.at("ph").string == "M") ++named;
-    if (e.at("ph").string == "X" && tid >= 0 && tid < workers) {
+    if (e.at("ph").get<std::string>() == "M") ++named;
+    if (e.at("ph").get<std::string>() == "X" && tid >= 0 && tid < workers) {
       ++per[static_cast<std::size_t>(tid)];
-      EXPECT_GE(e.at("ts").number, 0.0);
-      EXPECT_GE(e.at("dur").number, 0.0);
+      EXPECT_GE(e.at("ts").get<double>(), 0.0);
+      EXPECT_GE(e.at("dur").get<double>(), 0.0);
     }
   }
   EXPECT_EQ(named, workers);
@@ -346,9 +347,9 @@ TEST(Cli, TraceFilesHaveTasksOnEveryWorker) {
         for (const char* s : {">worker 0 (caller)<", ">worker 1<", "hetla potrf", "n=1000", "nb=64", "GFLOP/s",
                               "imbalance", ">time (ms)<"})
           EXPECT_NE(text.find(s), std::string::npos) << s;
-        const json::Value line = json::parse(ls[0]);
-        for (const auto& k : line.at("kernels").array) {  // legend: "label (count, share%)"
-          const std::string entry = ">" + k.at("label").string + " (" + k.at("count").raw + ", ";
+        const Json line = Json::parse(ls[0]);
+        for (const auto& k : line.at("kernels")) {  // legend: "label (count, share%)"
+          const std::string entry = ">" + k.at("label").get<std::string>() + " (" + k.at("count").dump() + ", ";
           EXPECT_NE(text.find(entry), std::string::npos) << entry;
         }
       } else {
@@ -368,23 +369,23 @@ TEST(Cli, HybridDistributionReportsItsTilesAndUsesEveryDevice) {
     ASSERT_EQ(r.rc, 0) << r.out << r.err;
     const auto ls = lines(r.out);
     ASSERT_EQ(ls.size(), 1u) << r.out;
-    const json::Value v = json::parse(ls[0]);
-    EXPECT_EQ(v.at("residual_ok").raw, "true") << r.out;
-    const auto& sizes = v.at("tiling").at("sizes").array;
-    const auto& owners = v.at("tiling").at("owners").array;
+    const Json v = Json::parse(ls[0]);
+    EXPECT_EQ(v.at("residual_ok").dump(), "true") << r.out;
+    const auto& sizes = v.at("tiling").at("sizes");
+    const auto& owners = v.at("tiling").at("owners");
     ASSERT_EQ(sizes.size(), owners.size());
     ASSERT_GE(sizes.size(), 3u) << r.out;  // host tiles and one large tile per accelerator
-    EXPECT_EQ(sizes[0].number, 32);
-    EXPECT_EQ(owners[0].number, 0);
-    for (const auto& d : v.at("devices").array) EXPECT_GT(d.at("flops_share_pct").number, 0) << r.out;
+    EXPECT_EQ(sizes[0].get<double>(), 32);
+    EXPECT_EQ(owners[0].get<double>(), 0);
+    for (const auto& d : v.at("devices")) EXPECT_GT(d.at("flops_share_pct").get<double>(), 0) << r.out;
   }
 }
 
 /// Total tasks of one run, from the summary of a bench JSON line.
 int total_tasks(const std::string& line) {
   int total = 0;
-  const json::Value v = json::parse(line);  // must outlive the loop (a temporary would not)
-  for (const auto& w : v.at("workers").array) total += static_cast<int>(w.at("tasks").number);
+  const Json v = Json::parse(line);  // must outlive the loop (a temporary would not)
+  for (const auto& w : v.at("workers")) total += static_cast<int>(w.at("tasks").get<double>());
   return total;
 }
 
@@ -399,8 +400,8 @@ TEST(Cli, TraceCoversTheHetlaRunNotTheBaseline) {
   ASSERT_EQ(r.rc, 0) << r.out << r.err;
   auto ls = lines(r.out);
   ASSERT_EQ(ls.size(), 1u);
-  const json::Value rec = json::parse(ls[0]);
-  const int workers = static_cast<int>(rec.at("threads").number);
+  const Json rec = Json::parse(ls[0]);
+  const int workers = static_cast<int>(rec.at("threads").get<double>());
   const std::vector<int> tasks = check_trace_summary(ls[0], workers);
   const std::vector<int> per = chrome_events_per_thread(slurp(file), workers);
   EXPECT_EQ(per, tasks);
