@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "devices/spec.hpp"
+
 namespace hetla::cli {
 
 double available_memory_bytes() {
@@ -48,12 +50,11 @@ void print_error(bool json, const std::string& message, const std::string& prefi
 }
 
 std::string parse_device_list(std::string_view text) {
-  const std::string hint = " (a comma list such as cpu, cpu,opencl or cpu,emu; see hetla bench --help)";
-  if (text.find_first_not_of(" \t") == std::string_view::npos)
-    throw UsageError("--devices: empty device list" + hint);
-  for (auto item : split(text, ','))
-    if (item.find_first_not_of(" \t") == std::string_view::npos)
-      throw UsageError("--devices: empty item in '" + std::string(text) + "'" + hint);
+  try {
+    dev::parse_device_list(std::string(text));  // the library's parser: syntax only, nothing opened yet
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--devices: ") + e.what() + " (see hetla bench --help)");
+  }
   return std::string(text);
 }
 

@@ -49,7 +49,8 @@ void print_error(bool json, const std::string& message, const std::string& prefi
 
 // ---- argument parsing -------------------------------------------------------
 
-/// --devices: the device list as given; rejects an empty list and empty items.
+/// --devices: the device list as given, checked by dev::parse_device_list
+/// (an empty list, an empty item or a bad key is a usage error).
 std::string parse_device_list(std::string_view text);
 /// Throws UsageError (`what`: '<path>' cannot be written: reason) unless
 /// `path` can be created or overwritten (its folder exists and is writable,
