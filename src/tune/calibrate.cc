@@ -58,7 +58,7 @@ std::string device_key(const dev::Device& d) {
   return std::string(dev::kind_name(d.kind())) + ":" + d.model();
 }
 
-std::vector<Rate> calibrate(rt::Runtime& rt, int64_t nb, int reps) {
+std::vector<Rate> calibrate(rt::Runtime& rt, int64_t nb, int reps, const CalibrateProgress& progress) {
   // Rates are per worker, and tasks run the host BLAS single-threaded; a
   // multi-threaded BLAS would also hide an emulated device's stretch (it
   // scales the worker thread's CPU time, not its BLAS threads').
@@ -82,10 +82,14 @@ std::vector<Rate> calibrate(rt::Runtime& rt, int64_t nb, int reps) {
   std::vector<std::unique_ptr<rt::Handle>> hS;
 
   std::vector<Rate> out;
+  int count = 0, index = 0;
+  for (int d = 0; d < rt.num_devices(); ++d)
+    for (KernelId k : kCalibrated) count += rt.device(d).can_run(k, /*fp64=*/true);
   for (int d = 0; d < rt.num_devices(); ++d) {
     dev::Device& dv = rt.device(d);
     for (KernelId k : kCalibrated) {
       if (!dv.can_run(k, /*fp64=*/true)) continue;  // measured in double precision
+      if (progress) progress(dv.name() + " " + dev::kernel_name(k), index++, count);
       std::vector<double> seconds;
       rt::Handle order;  // serialises the runs: one kernel at a time on the machine
       for (int r = 0; r <= reps; ++r) {  // run 0 warms up (and moves the data)

@@ -41,12 +41,12 @@ std::string slurp(const std::string& path) {
 
 /// Runs `PREFIX hetla ARGS` (a prefix such as "taskset -c 1" or "VAR=x");
 /// stdout through the pipe, stderr into a temporary file.
-Result run(const std::string& args, const std::string& prefix = "") {
+Result run_shell(const std::string& command) {
   char tmpl[] = "/tmp/hetla_cli_test_XXXXXX";
   const int fd = mkstemp(tmpl);
   if (fd < 0) throw std::runtime_error("mkstemp failed");
   close(fd);
-  const std::string cmd = prefix + " '" + HETLA_CLI_PATH + "' " + args + " 2>" + tmpl;
+  const std::string cmd = command + " 2>" + tmpl;
   Result r;
   std::FILE* p = popen(cmd.c_str(), "r");
   if (!p) throw std::runtime_error("popen failed");
@@ -58,6 +58,10 @@ Result run(const std::string& args, const std::string& prefix = "") {
   r.err = slurp(tmpl);
   std::remove(tmpl);
   return r;
+}
+
+Result run(const std::string& args, const std::string& prefix = "") {
+  return run_shell(prefix + " '" + HETLA_CLI_PATH + "' " + args);
 }
 
 std::vector<std::string> lines(const std::string& s) {
@@ -450,7 +454,8 @@ TEST(Cli, JsonErrorsAreJsonObjectsOnStdout) {
        {"bench potrf -n -5 --json", "bench nosuchroutine --json", "bench potrf --bogus --json",
         "bench potrf -n x --json", "bench potrf --devices '' --json", "bench --json", "info --bogus --json",
         "bench potrf -n 200 --json --trace /nonexistent-hetla-dir/t.svg", "bench potrf -n 10000000 --json",
-        "bench potrf --devices nosuchdevice --json", "version --json"}) {
+        "bench potrf --devices nosuchdevice --json", "version --json", "bench potrf -n abc --json",
+        "bench potrf --devices emu:speed=3 --json", "tune --devices cpu,,emu --json"}) {
     auto r = run(args);
     EXPECT_NE(r.rc, 0) << "hetla " << args;
     const auto out = lines(r.out);
@@ -484,6 +489,43 @@ TEST(Cli, SizesAreCheckedAgainstMemory) {
     EXPECT_NE(r.err.find("GiB available"), std::string::npos) << r.err;
     EXPECT_EQ(r.out.find("\"routine\""), std::string::npos) << "ran before the check: " << r.out;
   }
+}
+
+// demo and tune --split check their sizes before allocating too.
+TEST(Cli, DemoAndTuneSizesAreCheckedAgainstMemory) {
+  for (const char* args : {"demo -n 1000000 --nrhs 1", "tune --split -n 100000 --dry-run"}) {
+    auto r = run(args);
+    EXPECT_EQ(r.rc, 1) << "hetla " << args << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find(" n="), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("GiB of memory"), std::string::npos) << r.err;
+  }
+}
+
+// Progress lines ("\r...") go to a terminal only: piped or redirected output
+// has none, with or without --quiet.
+TEST(Cli, PipedOutputHasNoProgress) {
+  for (const char* args : {"bench potrf -n 200,300 --repeat 2", "bench potrf -n 200 --quiet --json",
+                           "demo -n 300 --nrhs 2 --quiet"}) {
+    auto r = run(args);
+    ASSERT_EQ(r.rc, 0) << "hetla " << args << "\n" << r.out << r.err;
+    EXPECT_EQ(r.out.find('\r'), std::string::npos) << "hetla " << args;
+    EXPECT_EQ(r.err.find('\r'), std::string::npos) << "hetla " << args;
+  }
+  auto q = run("demo -n 300 --nrhs 2 --quiet");
+  EXPECT_TRUE(q.err.empty()) << q.err;  // --quiet: not even the step lines
+  auto h = run("bench --help");
+  EXPECT_NE(h.out.find("--quiet"), std::string::npos);
+}
+
+// A terminal (script(1) gives the child one) gets the progress line, erased
+// before the results.
+TEST(Cli, TerminalGetsProgress) {
+  if (std::system("script -qc true /dev/null >/dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1)";
+  auto r = run_shell("script -qc \"'" + std::string(HETLA_CLI_PATH) + "' bench potrf -n 200,300\" /dev/null");
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("\rhetla bench potrf: n=200 precision d 1/2"), std::string::npos) << r.out;
+  auto quiet = run_shell("script -qc \"'" + std::string(HETLA_CLI_PATH) + "' bench potrf -n 200,300 --quiet\" /dev/null");
+  EXPECT_EQ(quiet.out.find("hetla bench potrf: n="), std::string::npos) << quiet.out;
 }
 
 // --energy: joules per counter where readable, else null with the reason
