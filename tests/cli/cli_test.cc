@@ -156,7 +156,19 @@ TEST(Cli, VersionAndHelp) {
   EXPECT_EQ(dv.out, v.out);
   auto h = run("--help");
   EXPECT_EQ(h.rc, 0);
-  for (const char* s : {"info", "bench", "demo", "version"}) EXPECT_NE(h.out.find(s), std::string::npos) << s;
+  for (const char* s : {"info", "bench", "demo", "tune", "version", "--version", "Exit status"})
+    EXPECT_NE(h.out.find(s), std::string::npos) << s;
+  auto help = run("help");
+  EXPECT_EQ(help.rc, 0);
+  EXPECT_EQ(help.out, h.out);
+  auto unknown = run("frobnicate");
+  EXPECT_EQ(unknown.rc, 2);
+  EXPECT_NE(unknown.err.find("unknown command 'frobnicate'"), std::string::npos) << unknown.err;
+  for (const char* cmd : {"info", "demo", "tune"}) {  // every command has its own help
+    auto c = run(std::string(cmd) + " --help");
+    EXPECT_EQ(c.rc, 0) << cmd;
+    EXPECT_NE(c.out.find(std::string("usage: hetla ") + cmd), std::string::npos) << c.out;
+  }
   auto b = run("bench --help");
   EXPECT_EQ(b.rc, 0);
   for (const char* s : {"potrf", "potrs", "posv", "runtime", "--repeat", "best (minimum)", "30"})
