@@ -13,9 +13,10 @@ packages=(
   clang libclang-rt-14-dev                 # libFuzzer harnesses (tests/fuzz)
   python3-dev pybind11-dev python3-numpy   # the Python package
   python3-scipy python3-pytest             # its tests (reference results)
-  libsimgrid-dev nlohmann-json3-dev        # simulation mode (hetla simulate)
+  libsimgrid-dev                           # simulation mode (hetla simulate)
   doxygen                                  # API reference (docs target, docs test)
   dpkg-dev                                 # cpack -G DEB: dpkg-shlibdeps (package test)
+  nlohmann-json3-dev libcli11-dev          # JSON files and the command line (header-only)
 )
 
 missing=()

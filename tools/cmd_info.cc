@@ -76,20 +76,18 @@ int cmd_info(int argc, char** argv, int first) {
         .add("blas", blas)
         .add("workers", static_cast<int64_t>(workers))
         .add("backends", dev::built_backends());
-    std::string list = "[";
-    for (const auto& d : found) {
-      if (list.size() > 1) list += ',';
-      list += "{\"kind\":" + json_value(d.kind) +
-              ",\"index\":" + std::to_string(d.index) + ",\"name\":" + json_value(d.name) +
-              ",\"memory_bytes\":" + std::to_string(d.memory) + ",\"detail\":" + json_value(d.detail) +
-              ",\"calibrated_gflops\":" + json_value(rates_of(d)) + "}";
-    }
-    std::string plugins = "[";
+    Json list = Json::array();
+    for (const auto& d : found)
+      list.push_back({{"kind", d.kind},
+                      {"index", d.index},
+                      {"name", d.name},
+                      {"memory_bytes", d.memory},
+                      {"detail", d.detail},
+                      {"calibrated_gflops", rates_of(d)}});
+    Json plugins = Json::array();
     for (const auto& p : dev::plugin_status())
-      plugins += std::string(plugins.size() > 1 ? "," : "") + "{\"kind\":" + json_value(p.kind) +
-                 ",\"loaded\":" + (p.loaded ? "true" : "false") + ",\"path\":" + json_value(p.path) +
-                 ",\"reason\":" + json_value(p.reason) + "}";
-    r.add("devices", RawJson{list + "]"}).add("plugins", RawJson{plugins + "]"}).add("weights_file", tune::weights_path());
+      plugins.push_back({{"kind", p.kind}, {"loaded", p.loaded}, {"path", p.path}, {"reason", p.reason}});
+    r.add("devices", RawJson{list}).add("plugins", RawJson{plugins}).add("weights_file", tune::weights_path());
     RecordPrinter(true).print(r);
     return kExitOk;
   }

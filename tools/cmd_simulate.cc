@@ -42,42 +42,49 @@ int cmd_simulate(int argc, char** argv, int first) {
 
 namespace {
 
-std::string device_json(const sim::Result& r, double* imbalance, uint64_t* moved) {
+Json device_json(const sim::Result& r, double* imbalance, uint64_t* moved) {
   double total = 0;
   for (const auto& d : r.devices) total += d.flops;
-  std::string list = "[";
+  Json list = Json::array();
   double max_busy = 0, sum_busy = 0;
   *moved = 0;
-  for (std::size_t k = 0; k < r.devices.size(); ++k) {
-    const auto& d = r.devices[k];
+  for (const auto& d : r.devices) {
     const double busy = r.seconds > 0 ? d.busy_seconds / (d.workers * r.seconds) : 0;
     max_busy = std::max(max_busy, busy);
     sum_busy += busy;
     *moved += d.bytes_in + d.bytes_out;
-    if (k) list += ',';
-    list += "{\"device\":" + json_escape(d.name) + ",\"workers\":" + std::to_string(d.workers) +
-            ",\"tasks\":" + std::to_string(d.tasks) +
-            ",\"flops_share_pct\":" + json_value(total > 0 ? 100 * d.flops / total : 0.0) +
-            ",\"busy_pct\":" + json_value(100 * busy) + ",\"bytes_in\":" + std::to_string(d.bytes_in) +
-            ",\"bytes_out\":" + std::to_string(d.bytes_out) + ",\"evictions\":" + std::to_string(d.evictions) + "}";
+    list.push_back({{"device", d.name},
+                    {"workers", d.workers},
+                    {"tasks", d.tasks},
+                    {"flops_share_pct", json_number(total > 0 ? 100 * d.flops / total : 0.0)},
+                    {"busy_pct", json_number(100 * busy)},
+                    {"bytes_in", d.bytes_in},
+                    {"bytes_out", d.bytes_out},
+                    {"evictions", d.evictions}});
   }
   *imbalance = sum_busy > 0 ? max_busy / (sum_busy / static_cast<double>(r.devices.size())) : 0;
-  return list + "]";
+  return list;
 }
 
 void print_result(bool json, const std::string& machine, const sim::Request& q, const sim::Result& r,
-                  const std::string& extra_json) {
+                  const Json& extra = Json::object()) {
   double imbalance = 0;
   uint64_t moved = 0;
-  const std::string devs = device_json(r, &imbalance, &moved);
+  Json devs = device_json(r, &imbalance, &moved);
   const double gflops = r.seconds > 0 ? r.flops / r.seconds / 1e9 : 0;
   if (json) {
-    std::printf("{\"routine\":%s,\"precision\":\"%c\",\"n\":%lld,\"nb\":%lld,\"machine\":%s,\"seconds\":%s,"
-                "\"gflops\":%s,\"imbalance\":%s,\"bytes_moved\":%llu,\"devices\":%s%s}\n",
-                json_escape(q.routine).c_str(), q.precision, static_cast<long long>(q.n),
-                static_cast<long long>(q.nb), json_escape(machine).c_str(), json_value(r.seconds).c_str(),
-                json_value(gflops).c_str(), json_value(imbalance).c_str(), static_cast<unsigned long long>(moved),
-                devs.c_str(), extra_json.c_str());
+    Json out = {{"routine", q.routine},
+                {"precision", std::string(1, q.precision)},
+                {"n", q.n},
+                {"nb", q.nb},
+                {"machine", machine},
+                {"seconds", json_number(r.seconds)},
+                {"gflops", json_number(gflops)},
+                {"imbalance", json_number(imbalance)},
+                {"bytes_moved", moved},
+                {"devices", std::move(devs)}};
+    for (const auto& [k, v] : extra.items()) out[k] = v;
+    std::printf("%s\n", out.dump().c_str());
     return;
   }
   std::printf("%s n=%lld nb=%lld on %s: predicted %.4f s, %.1f GFLOP/s, imbalance %.2f, %.3g GB moved\n",
@@ -150,9 +157,10 @@ int cmd_simulate(int argc, char** argv, int first) {
     }
     if (list) {
       if (json) {
-        std::string out = "[";
-        for (const auto& m : sim::api().list_models()) out += (out.size() > 1 ? "," : "") + json_escape(m);
-        std::printf("{\"machines\":%s}\n", (out + ",\"this\"]").c_str());
+        Json names = Json::array();
+        for (const auto& m : sim::api().list_models()) names.push_back(m);
+        names.push_back("this");
+        std::printf("%s\n", Json{{"machines", names}}.dump().c_str());
       } else {
         for (const auto& m : sim::api().list_models()) std::printf("%s\n", m.c_str());
         std::printf("this\n");
@@ -176,10 +184,11 @@ int cmd_simulate(int argc, char** argv, int first) {
       const double rel = (r.seconds - measured) / measured;
       if (json) {
         print_result(true, "this:" + devices, q, r,
-                     ",\"measured_seconds\":" + json_value(measured) + ",\"predicted_seconds\":" +
-                         json_value(r.seconds) + ",\"relative_error\":" + json_value(rel));
+                     Json{{"measured_seconds", json_number(measured)},
+                          {"predicted_seconds", json_number(r.seconds)},
+                          {"relative_error", json_number(rel)}});
       } else {
-        print_result(false, "this:" + devices, q, r, "");
+        print_result(false, "this:" + devices, q, r);
         std::printf("measured_seconds %.4f predicted_seconds %.4f relative_error %+.3f\n", measured, r.seconds, rel);
       }
       return kExitOk;
@@ -188,7 +197,7 @@ int cmd_simulate(int argc, char** argv, int first) {
     const sim::MachineModel m = machine == "this" ? sim::api().this_machine(devices, q.precision, q.nb, q.cores)
                                                   : sim::api().find_model(machine);
     const sim::Result r = sim::api().simulate(m, q);
-    print_result(json, m.name, q, r, "");
+    print_result(json, m.name, q, r);
     return kExitOk;
   } catch (const UsageError& e) {
     print_error(json, e.what(), "simulate: ");
