@@ -1,10 +1,12 @@
 #include "devices/plugin.hpp"
 
 #include <dlfcn.h>
+#include <sys/stat.h>
 
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -13,8 +15,9 @@ namespace {
 
 struct Loaded {
   const void* api = nullptr;  // the entry table
-  std::string path;    // the file that loaded
+  std::string path;    // the file that loaded, or did not; or the places tried
   std::string reason;  // why none did
+  bool found = false;  // a file was there (path is that file)
 };
 
 std::mutex& plugin_mutex() {
@@ -29,12 +32,26 @@ std::map<std::string, Loaded>& loaded() {
   return m;
 }
 
+// Tests: the directories to search instead of plugin_dirs() (under the mutex).
+std::optional<std::vector<std::string>>& test_dirs() {
+  static std::optional<std::vector<std::string>> d;
+  return d;
+}
+
 std::string own_dir() {
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(&plugin_dirs), &info) == 0 || !info.dli_fname) return {};
-  std::string path = info.dli_fname;
+  // Canonical, so `hetla info` shows P/lib and not P/bin/../lib.
+  char* real = realpath(info.dli_fname, nullptr);
+  std::string path = real ? real : info.dli_fname;
+  std::free(real);
   const auto slash = path.rfind('/');
   return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+}
+
+bool is_file(const std::string& path) {
+  struct stat st{};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
 Loaded load(const std::string& kind) {
@@ -42,26 +59,28 @@ Loaded load(const std::string& kind) {
   const std::string file = "libhetla_" + kind + ".so";
   const std::string entry = "hetla_plugin_" + kind;
   std::string tried;
-  for (const std::string& dir : plugin_dirs()) {
+  for (const std::string& dir : test_dirs() ? *test_dirs() : plugin_dirs()) {
     const std::string path = dir + "/" + file;
+    // The first file that exists is the answer, loaded or not. (Not judged
+    // by dlerror's text: a missing dependency of the plugin also reads "No
+    // such file or directory", and would pass for a missing plugin.)
+    if (!is_file(path)) {
+      tried += (tried.empty() ? "" : ", ") + path;
+      continue;
+    }
     // RTLD_LOCAL: the GPU runtime's symbols stay out of the global namespace.
     void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!h) {
-      const char* err = dlerror();
-      const std::string why = err ? err : "dlopen failed";
-      // A file that exists but does not load (its own libraries missing) is
-      // the answer: say so rather than looking further.
-      if (why.find("No such file") == std::string::npos) {
-        out.path = path;
-        out.reason = why;
-        return out;
-      }
-      tried += (tried.empty() ? "" : ", ") + path;
-      continue;
+      const char* err = dlerror();  // names the plugin's missing library, or what is wrong with the file
+      out.found = true;
+      out.path = path;
+      out.reason = err ? err : "dlopen failed";
+      return out;
     }
     using Entry = const void* (*)();
     auto fn = reinterpret_cast<Entry>(dlsym(h, entry.c_str()));
     const void* api = fn ? fn() : nullptr;
+    out.found = true;
     out.path = path;
     if (!api) {
       out.reason = "no " + entry + "() in it";
@@ -116,13 +135,27 @@ std::vector<std::string> plugin_dirs() {
 const void* plugin_entry(const std::string& kind) {
   const Loaded& l = get(kind);
   if (!l.api) {
-    if (l.path.empty() && l.reason.find("not found") == std::string::npos)
-      throw std::invalid_argument("the " + kind + " plugin: " + l.reason);
     throw std::invalid_argument("the " + kind + " back end could not be loaded: " +
-                                (l.reason.find("not found") != std::string::npos ? l.reason : l.path + ": " + l.reason));
+                                (l.found ? l.path + ": " + l.reason : l.reason));
   }
   return l.api;
 }
+
+namespace detail {
+
+void set_plugin_dirs_for_testing(std::vector<std::string> dirs) {
+  std::lock_guard<std::mutex> lock(plugin_mutex());
+  test_dirs() = std::move(dirs);
+  loaded().clear();  // (what was loaded stays mapped: plugins are never closed)
+}
+
+void reset_plugins_for_testing() {
+  std::lock_guard<std::mutex> lock(plugin_mutex());
+  test_dirs().reset();
+  loaded().clear();
+}
+
+}  // namespace detail
 
 const PluginApi& plugin(const std::string& kind) { return *static_cast<const PluginApi*>(plugin_entry(kind)); }
 
@@ -130,7 +163,8 @@ std::vector<PluginStatus> plugin_status() {
   std::vector<PluginStatus> out;
   for (const std::string& kind : plugin_kinds()) {
     const Loaded& l = get(kind);
-    out.push_back({kind, l.api != nullptr, l.path, l.reason});
+    // (a file that did not load is named in the reason too: `hetla info` prints only that)
+    out.push_back({kind, l.api != nullptr, l.path, l.found && !l.api ? l.path + ": " + l.reason : l.reason});
   }
   return out;
 }

@@ -57,6 +57,16 @@ struct PluginStatus {
 std::vector<PluginStatus> plugin_status();
 
 /// The directories searched, in order (HETLA_PLUGIN_PATH, then libhetla's own).
+/// The first that holds the plugin's file decides: a file there that does not
+/// load is the error, not skipped for one further on.
 std::vector<std::string> plugin_dirs();
+
+namespace detail {
+/// Tests: search only `dirs` from now on (no HETLA_PLUGIN_PATH, not libhetla's
+/// directory) and forget every earlier attempt.
+void set_plugin_dirs_for_testing(std::vector<std::string> dirs);
+/// Tests: back to plugin_dirs(), earlier attempts forgotten.
+void reset_plugins_for_testing();
+}  // namespace detail
 
 }  // namespace hetla::dev

@@ -10,9 +10,9 @@ set -euo pipefail
 build_dir=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
 examples=$root/examples
-work=$(mktemp -d)
+work=$(cd "$(mktemp -d)" && pwd -P)  # canonical: hetla info prints the real path of P
 trap 'rm -rf "$work"' EXIT
-unset LD_LIBRARY_PATH
+unset LD_LIBRARY_PATH HETLA_PLUGIN_PATH
 P=$work/prefix
 step() { printf '[install check] %s\n' "$*"; }
 
