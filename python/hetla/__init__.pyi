@@ -1,4 +1,4 @@
-# Type stubs of the hetla package (the scipy.linalg equivalent of each routine is in its docstring).
+# Type annotations of the hetla package, for type checkers and editors (each routine's scipy.linalg equivalent is in its docstring).
 from contextlib import AbstractContextManager
 from os import PathLike
 from typing import Any, Literal, Sequence
