@@ -1,5 +1,6 @@
-// Level-3 BLAS ?gemm, ?trsm, ?syrk, ?herk with the Fortran ABI (argument
-// checks as in the reference BLAS, in its order, reported through xerbla_).
+// Level-3 BLAS ?gemm, ?trsm, ?syrk, ?herk with the Fortran ABI. Arguments
+// are checked here, as the reference BLAS does and in its order, before a
+// call goes to the vendor or to hetla.
 // A call that only scales (alpha = 0) is O(m n) and goes to the vendor.
 #include "hetla/blas3.hpp"
 #include "lapack/fortran.hpp"
@@ -14,16 +15,19 @@ void gemm(const char* ta, const char* tb, const int* m, const int* n, const int*
                   const T*, const int*, const T*, T*, const int*, flen, flen);
   static Fn* const vendor = vendor_function<Fn>(fortran_name<T>("gemm"));
   const int M = *m, N = *n, K = *k;
-  if (*alpha == T(0) || !to_hetla<T>(Routine::Gemm, product(M, N, K)))
-    return vendor_call(vendor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, flen{1}, flen{1});
   const int nrowa = lsame(ta, 'N') ? M : K, nrowb = lsame(tb, 'N') ? K : N;
   int pos = 0;
   if (!is_trans(ta)) pos = 1;
   else if (!is_trans(tb)) pos = 2;
+  else if (M < 0) pos = 3;
+  else if (N < 0) pos = 4;
+  else if (K < 0) pos = 5;
   else if (*lda < max1(nrowa)) pos = 8;
   else if (*ldb < max1(nrowb)) pos = 10;
   else if (*ldc < max1(M)) pos = 13;
   if (pos) return report<T>("gemm", pos);
+  if (*alpha == T(0) || !to_hetla<T>(Routine::Gemm, product(M, N, K)))
+    return vendor_call(vendor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, flen{1}, flen{1});
   run_hetla<T>("gemm", nullptr,
                [&] { hetla::gemm<T>(to_op<T>(ta), to_op<T>(tb), M, N, K, *alpha, a, *lda, b, *ldb, *beta, c, *ldc); });
 }
@@ -36,17 +40,19 @@ void trsm(const char* side, const char* uplo, const char* ta, const char* diag, 
   static Fn* const vendor = vendor_function<Fn>(fortran_name<T>("trsm"));
   const int M = *m, N = *n;
   const bool left = lsame(side, 'L');
-  if (*alpha == T(0) || !to_hetla<T>(Routine::Trsm, left ? product(M, M, N) : product(M, N, N)))
-    return vendor_call(vendor, side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb, flen{1}, flen{1}, flen{1},
-                       flen{1});
   int pos = 0;
   if (!left && !lsame(side, 'R')) pos = 1;
   else if (!is_uplo(uplo)) pos = 2;
   else if (!is_trans(ta)) pos = 3;
   else if (!lsame(diag, 'U') && !lsame(diag, 'N')) pos = 4;
+  else if (M < 0) pos = 5;
+  else if (N < 0) pos = 6;
   else if (*lda < max1(left ? M : N)) pos = 9;
   else if (*ldb < max1(M)) pos = 11;
   if (pos) return report<T>("trsm", pos);
+  if (*alpha == T(0) || !to_hetla<T>(Routine::Trsm, left ? product(M, M, N) : product(M, N, N)))
+    return vendor_call(vendor, side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb, flen{1}, flen{1}, flen{1},
+                       flen{1});
   run_hetla<T>("trsm", nullptr, [&] {
     hetla::trsm<T>(to_side(side), to_uplo(uplo), to_op<T>(ta), to_diag(diag), M, N, *alpha, a, *lda, b, *ldb);
   });
@@ -62,16 +68,18 @@ void rank_k(const char* uplo, const char* trans, const int* n, const int* k, con
   const char* base = conj ? "herk" : "syrk";
   static Fn* const vendor = vendor_function<Fn>(fortran_name<T>(base));
   const int N = *n, K = *k;
-  if (*alpha == S(0) || !to_hetla<T>(conj ? Routine::Herk : Routine::Syrk, product(N, N, K)))
-    return vendor_call(vendor, uplo, trans, n, k, alpha, a, lda, beta, c, ldc, flen{1}, flen{1});
   const bool trans_ok = lsame(trans, 'N') || (conj ? lsame(trans, 'C')
                                                     : lsame(trans, 'T') || (!is_complex_v<T> && lsame(trans, 'C')));
   int pos = 0;
   if (!is_uplo(uplo)) pos = 1;
   else if (!trans_ok) pos = 2;
+  else if (N < 0) pos = 3;
+  else if (K < 0) pos = 4;
   else if (*lda < max1(lsame(trans, 'N') ? N : K)) pos = 7;
   else if (*ldc < max1(N)) pos = 10;
   if (pos) return report<T>(base, pos);
+  if (*alpha == S(0) || !to_hetla<T>(conj ? Routine::Herk : Routine::Syrk, product(N, N, K)))
+    return vendor_call(vendor, uplo, trans, n, k, alpha, a, lda, beta, c, ldc, flen{1}, flen{1});
   run_hetla<T>(base, nullptr, [&] {
     if constexpr (conj) hetla::herk<T>(to_uplo(uplo), to_op<T>(trans), N, K, *alpha, a, *lda, *beta, c, *ldc);
     else hetla::syrk<T>(to_uplo(uplo), to_op<T>(trans), N, K, *alpha, a, *lda, *beta, c, *ldc);

@@ -1,6 +1,6 @@
-// ?geqrf, ?ormqr/?unmqr, ?orgqr/?ungqr, ?gels with LAPACK's Fortran ABI
-// (argument checks as in LAPACK 3.11, in its order, reported through
-// xerbla_). hetla needs no workspace of the caller's: a workspace query
+// ?geqrf, ?ormqr/?unmqr, ?orgqr/?ungqr, ?gels with LAPACK's Fortran ABI.
+// Arguments are checked here, as LAPACK 3.11 does and in its order, before a
+// call goes to the vendor or to hetla. hetla needs no workspace of the caller's: a workspace query
 // (lwork = -1) goes to the vendor, so it answers what the vendor would accept,
 // and after a hetla call work(1) holds that same optimal size, as LAPACK's.
 #include "hetla/qr.hpp"
@@ -27,12 +27,14 @@ void geqrf(const int* m, const int* n, T* a, const int* lda, T* tau, T* work, co
   using Fn = void(const int*, const int*, T*, const int*, T*, T*, const int*, int*);
   static Fn* const vendor = vendor_function<Fn>(fortran_name<T>("geqrf"));
   const int M = *m, N = *n;
+  int pos = 0;
+  if (M < 0) pos = 1;
+  else if (N < 0) pos = 2;
+  else if (*lda < max1(M)) pos = 4;
+  else if (*lwork < max1(N) && *lwork != -1) pos = 7;
+  if (pos) return report<T>("geqrf", pos, info);
   if (*lwork == -1 || !to_hetla<T>(Routine::Geqrf, product(M, N, std::min(M, N))))
     return vendor_call(vendor, m, n, a, lda, tau, work, lwork, info);
-  int pos = 0;
-  if (*lda < max1(M)) pos = 4;
-  else if (*lwork < max1(N)) pos = 7;
-  if (pos) return report<T>("geqrf", pos, info);
   run_hetla<T>("geqrf", info, [&] {
     hetla::geqrf<T>(M, N, a, *lda, tau);
     *info = 0;
@@ -50,18 +52,20 @@ void unmqr(const char* side, const char* trans, const int* m, const int* n, cons
   const char* base = q_name<T>("ormqr", "unmqr");
   static Fn* const vendor = vendor_function<Fn>(fortran_name<T>(base));
   const int M = *m, N = *n, K = *k;
-  if (*lwork == -1 || !to_hetla<T>(Routine::Unmqr, product(M, N, K)))
-    return vendor_call(vendor, side, trans, m, n, k, a, lda, tau, c, ldc, work, lwork, info, flen{1}, flen{1});
   const bool left = lsame(side, 'L');
   const int nq = left ? M : N, nw = left ? max1(N) : max1(M);
   int pos = 0;
   if (!left && !lsame(side, 'R')) pos = 1;
   else if (!is_qr_trans<T>(trans)) pos = 2;
-  else if (K > nq) pos = 5;
+  else if (M < 0) pos = 3;
+  else if (N < 0) pos = 4;
+  else if (K < 0 || K > nq) pos = 5;
   else if (*lda < max1(nq)) pos = 7;
   else if (*ldc < max1(M)) pos = 10;
-  else if (*lwork < nw) pos = 12;
+  else if (*lwork < nw && *lwork != -1) pos = 12;
   if (pos) return report<T>(base, pos, info);
+  if (*lwork == -1 || !to_hetla<T>(Routine::Unmqr, product(M, N, K)))
+    return vendor_call(vendor, side, trans, m, n, k, a, lda, tau, c, ldc, work, lwork, info, flen{1}, flen{1});
   run_hetla<T>(base, info, [&] {
     hetla::unmqr<T>(to_side(side), to_op<T>(trans), M, N, K, a, *lda, tau, c, *ldc);
     *info = 0;
@@ -80,14 +84,15 @@ void ungqr(const int* m, const int* n, const int* k, T* a, const int* lda, const
   const char* base = q_name<T>("orgqr", "ungqr");
   static Fn* const vendor = vendor_function<Fn>(fortran_name<T>(base));
   const int M = *m, N = *n, K = *k;
+  int pos = 0;
+  if (M < 0) pos = 1;
+  else if (N < 0 || N > M) pos = 2;
+  else if (K < 0 || K > N) pos = 3;
+  else if (*lda < max1(M)) pos = 5;
+  else if (*lwork < max1(N) && *lwork != -1) pos = 8;
+  if (pos) return report<T>(base, pos, info);
   if (*lwork == -1 || !to_hetla<T>(Routine::Ungqr, product(M, N, K)))
     return vendor_call(vendor, m, n, k, a, lda, tau, work, lwork, info);
-  int pos = 0;
-  if (N > M) pos = 2;
-  else if (K > N) pos = 3;
-  else if (*lda < max1(M)) pos = 5;
-  else if (*lwork < max1(N)) pos = 8;
-  if (pos) return report<T>(base, pos, info);
   run_hetla<T>(base, info, [&] {
     hetla::ungqr<T>(M, N, K, a, *lda, tau);
     *info = 0;
@@ -104,14 +109,17 @@ void gels(const char* trans, const int* m, const int* n, const int* nrhs, T* a, 
                   int*, flen);
   static Fn* const vendor = vendor_function<Fn>(fortran_name<T>("gels"));
   const int M = *m, N = *n, mn = std::min(M, N);
-  if (*lwork == -1 || *nrhs <= 0 || !to_hetla<T>(Routine::Gels, product(M, N, mn)))
-    return vendor_call(vendor, trans, m, n, nrhs, a, lda, b, ldb, work, lwork, info, flen{1});
   int pos = 0;
   if (!is_qr_trans<T>(trans)) pos = 1;
+  else if (M < 0) pos = 2;
+  else if (N < 0) pos = 3;
+  else if (*nrhs < 0) pos = 4;
   else if (*lda < max1(M)) pos = 6;
   else if (*ldb < std::max({1, M, N})) pos = 8;
-  else if (*lwork < std::max(1, mn + std::max(mn, *nrhs))) pos = 10;
+  else if (*lwork < std::max(1, mn + std::max(mn, *nrhs)) && *lwork != -1) pos = 10;
   if (pos) return report<T>("gels", pos, info);
+  if (*lwork == -1 || *nrhs == 0 || !to_hetla<T>(Routine::Gels, product(M, N, mn)))
+    return vendor_call(vendor, trans, m, n, nrhs, a, lda, b, ldb, work, lwork, info, flen{1});
   run_hetla<T>("gels", info, [&] {
     *info = static_cast<int>(hetla::gels<T>(to_op<T>(trans), M, N, *nrhs, a, *lda, b, *ldb));
     const int query = -1;
