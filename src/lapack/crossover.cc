@@ -19,22 +19,41 @@ struct Entry {
   int defaults[4];    // s, d, c, z
 };
 
-// Defaults: see the measurement in the comment above the table's user.
+// Defaults: the n from which hetla beat the vendor, per call through our
+// exported names, vendor path vs hetla path alternately in one process (best
+// of 7 runs of 1e7/n^3 calls, square matrices, the input copied back before
+// each call; 2 cores, OpenBLAS 0.3.21 with its default threads, a loaded
+// machine: single ratios are noisy, the trend is not). vendor/hetla time:
+//   dpotrf  n=96 1.29  128 0.95  160 1.10  192 1.18  256 1.25  512 2.16
+//   zpotrf  n=48 0.15   64 1.46   96 1.78  128 1.35  192 1.67
+//   dgetrf  n=96 0.81  128 1.05  160 12.7 (OpenBLAS threads contend)  512 1.49
+//   zgetrf  n=96 0.83  128 17.8  192 20.9  512 1.54
+//   dgeqrf  n=96 0.91  128 1.94  192 1.50  256 1.51  512 1.49
+//   zgeqrf  n=96 1.00  128 1.47  160 1.44  256 1.23
+//   dsyrk   n=192 0.33  256 1.07  320 1.18  512 1.46
+//   dgemm   n=160-256 0.96-0.98, 320-384 0.70, 512 0.98: no win on host
+//           cores alone (hetla's gemm is one BLAS call per worker there);
+//   dtrsm   n=128 0.94, 256 0.61, 512 0.98: likewise.
+// Below n = 48 every routine took 20-60 us on the hetla path against
+// 0.2-45 us for the vendor. s and c take d's and z's values; posv/gesv/gels
+// follow their factorization; potrs/getrs (two triangular solves) follow
+// trsm; ormqr/orgqr (blocked reflector updates, gemm-like) were not measured
+// and sit between (256).
 constexpr Entry kEntries[kRoutines] = {
-    {Routine::Potrf, "potrf", "potrf", {160, 160, 128, 128}},
-    {Routine::Potrs, "potrs", "potrs", {192, 192, 160, 160}},
-    {Routine::Posv, "posv", "posv", {160, 160, 128, 128}},
-    {Routine::Getrf, "getrf", "getrf", {160, 160, 128, 128}},
-    {Routine::Getrs, "getrs", "getrs", {192, 192, 160, 160}},
-    {Routine::Gesv, "gesv", "gesv", {160, 160, 128, 128}},
-    {Routine::Geqrf, "geqrf", "geqrf", {160, 160, 128, 128}},
-    {Routine::Unmqr, "ormqr", "unmqr", {160, 160, 128, 128}},
-    {Routine::Ungqr, "orgqr", "ungqr", {160, 160, 128, 128}},
-    {Routine::Gels, "gels", "gels", {160, 160, 128, 128}},
-    {Routine::Gemm, "gemm", "gemm", {256, 256, 192, 192}},
-    {Routine::Trsm, "trsm", "trsm", {256, 256, 192, 192}},
-    {Routine::Syrk, "syrk", "syrk", {256, 256, 192, 192}},
-    {Routine::Herk, "herk", "herk", {256, 256, 192, 192}},
+    {Routine::Potrf, "potrf", "potrf", {128, 128, 64, 64}},
+    {Routine::Potrs, "potrs", "potrs", {512, 512, 512, 512}},
+    {Routine::Posv, "posv", "posv", {128, 128, 64, 64}},
+    {Routine::Getrf, "getrf", "getrf", {128, 128, 128, 128}},
+    {Routine::Getrs, "getrs", "getrs", {512, 512, 512, 512}},
+    {Routine::Gesv, "gesv", "gesv", {128, 128, 128, 128}},
+    {Routine::Geqrf, "geqrf", "geqrf", {128, 128, 128, 128}},
+    {Routine::Unmqr, "ormqr", "unmqr", {256, 256, 256, 256}},
+    {Routine::Ungqr, "orgqr", "ungqr", {256, 256, 256, 256}},
+    {Routine::Gels, "gels", "gels", {128, 128, 128, 128}},
+    {Routine::Gemm, "gemm", "gemm", {512, 512, 512, 512}},
+    {Routine::Trsm, "trsm", "trsm", {512, 512, 512, 512}},
+    {Routine::Syrk, "syrk", "syrk", {256, 256, 256, 256}},
+    {Routine::Herk, "herk", "herk", {256, 256, 256, 256}},
 };
 constexpr char kLetters[] = "sdcz";
 
