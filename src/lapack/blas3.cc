@@ -51,8 +51,7 @@ void trsm(const char* side, const char* uplo, const char* ta, const char* diag, 
   else if (*ldb < max1(M)) pos = 11;
   if (pos) return report<T>("trsm", pos);
   if (*alpha == T(0) || !to_hetla<T>(Routine::Trsm, left ? product(M, M, N) : product(M, N, N)))
-    return vendor_call(vendor, side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb, flen{1}, flen{1}, flen{1},
-                       flen{1});
+    return vendor_call(vendor, side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb, flen{1}, flen{1}, flen{1}, flen{1});
   run_hetla<T>("trsm", nullptr, [&] {
     hetla::trsm<T>(to_side(side), to_uplo(uplo), to_op<T>(ta), to_diag(diag), M, N, *alpha, a, *lda, b, *ldb);
   });
@@ -61,15 +60,15 @@ void trsm(const char* side, const char* uplo, const char* ta, const char* diag, 
 /// syrk (conj = false) and herk (conj = true): the same checks but for the
 /// transposes taken (syrk: N, T and, for real types, C; herk: N, C).
 template <typename T, bool conj, typename S>
-void rank_k(const char* uplo, const char* trans, const int* n, const int* k, const S* alpha, const T* a,
-            const int* lda, const S* beta, T* c, const int* ldc) {
+void rank_k(const char* uplo, const char* trans, const int* n, const int* k, const S* alpha, const T* a, const int* lda,
+            const S* beta, T* c, const int* ldc) {
   using Fn = void(const char*, const char*, const int*, const int*, const S*, const T*, const int*, const S*, T*,
                   const int*, flen, flen);
   const char* base = conj ? "herk" : "syrk";
   static Fn* const vendor = vendor_function<Fn>(fortran_name<T>(base));
   const int N = *n, K = *k;
-  const bool trans_ok = lsame(trans, 'N') || (conj ? lsame(trans, 'C')
-                                                    : lsame(trans, 'T') || (!is_complex_v<T> && lsame(trans, 'C')));
+  const bool trans_ok =
+      lsame(trans, 'N') || (conj ? lsame(trans, 'C') : lsame(trans, 'T') || (!is_complex_v<T> && lsame(trans, 'C')));
   int pos = 0;
   if (!is_uplo(uplo)) pos = 1;
   else if (!trans_ok) pos = 2;
@@ -91,32 +90,31 @@ void rank_k(const char* uplo, const char* trans, const int* n, const int* k, con
 
 using hetla::lapack::flen;
 
-#define HETLA_EXPORT_BLAS3(p, T)                                                                                  \
-  HETLA_LAPACK_EXPORT void p##gemm_(const char* ta, const char* tb, const int* m, const int* n, const int* k,     \
-                                    const T* alpha, const T* a, const int* lda, const T* b, const int* ldb,       \
-                                    const T* beta, T* c, const int* ldc, flen, flen) {                            \
-    HETLA_LAPACK_CHECK_LETTER(p, T);                                                                              \
-    hetla::lapack::gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);                                    \
-  }                                                                                                               \
-  HETLA_LAPACK_EXPORT void p##trsm_(const char* side, const char* uplo, const char* ta, const char* diag,         \
-                                    const int* m, const int* n, const T* alpha, const T* a, const int* lda, T* b, \
-                                    const int* ldb, flen, flen, flen, flen) {                                     \
-    hetla::lapack::trsm(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb);                                       \
-  }                                                                                                               \
-  HETLA_LAPACK_EXPORT void p##syrk_(const char* uplo, const char* trans, const int* n, const int* k,              \
-                                    const T* alpha, const T* a, const int* lda, const T* beta, T* c,              \
-                                    const int* ldc, flen, flen) {                                                 \
-    hetla::lapack::rank_k<T, false>(uplo, trans, n, k, alpha, a, lda, beta, c, ldc);                              \
+#define HETLA_EXPORT_BLAS3(p, T)                                                                                     \
+  HETLA_LAPACK_EXPORT void p##gemm_(const char* ta, const char* tb, const int* m, const int* n, const int* k,        \
+                                    const T* alpha, const T* a, const int* lda, const T* b, const int* ldb,          \
+                                    const T* beta, T* c, const int* ldc, flen, flen) {                               \
+    HETLA_LAPACK_CHECK_LETTER(p, T);                                                                                 \
+    hetla::lapack::gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);                                       \
+  }                                                                                                                  \
+  HETLA_LAPACK_EXPORT void p##trsm_(const char* side, const char* uplo, const char* ta, const char* diag,            \
+                                    const int* m, const int* n, const T* alpha, const T* a, const int* lda, T* b,    \
+                                    const int* ldb, flen, flen, flen, flen) {                                        \
+    hetla::lapack::trsm(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb);                                          \
+  }                                                                                                                  \
+  HETLA_LAPACK_EXPORT void p##syrk_(const char* uplo, const char* trans, const int* n, const int* k, const T* alpha, \
+                                    const T* a, const int* lda, const T* beta, T* c, const int* ldc, flen, flen) {   \
+    hetla::lapack::rank_k<T, false>(uplo, trans, n, k, alpha, a, lda, beta, c, ldc);                                 \
   }
 HETLA_LAPACK_FOR_EACH_PRECISION(HETLA_EXPORT_BLAS3)
 #undef HETLA_EXPORT_BLAS3
 
-#define HETLA_EXPORT_HERK(p, T)                                                                                   \
-  HETLA_LAPACK_EXPORT void p##herk_(const char* uplo, const char* trans, const int* n, const int* k,              \
-                                    const hetla::real_t<T>* alpha, const T* a, const int* lda,                    \
-                                    const hetla::real_t<T>* beta, T* c, const int* ldc, flen, flen) {             \
-    HETLA_LAPACK_CHECK_LETTER(p, T);                                                                              \
-    hetla::lapack::rank_k<T, true>(uplo, trans, n, k, alpha, a, lda, beta, c, ldc);                               \
+#define HETLA_EXPORT_HERK(p, T)                                                                       \
+  HETLA_LAPACK_EXPORT void p##herk_(const char* uplo, const char* trans, const int* n, const int* k,  \
+                                    const hetla::real_t<T>* alpha, const T* a, const int* lda,        \
+                                    const hetla::real_t<T>* beta, T* c, const int* ldc, flen, flen) { \
+    HETLA_LAPACK_CHECK_LETTER(p, T);                                                                  \
+    hetla::lapack::rank_k<T, true>(uplo, trans, n, k, alpha, a, lda, beta, c, ldc);                   \
   }
 HETLA_LAPACK_FOR_EACH_COMPLEX(HETLA_EXPORT_HERK)
 #undef HETLA_EXPORT_HERK

@@ -60,18 +60,18 @@ void posv(const char* uplo, const int* n, const int* nrhs, T* a, const int* lda,
 }  // namespace
 }  // namespace hetla::lapack
 
-#define HETLA_EXPORT_CHOLESKY(p, T)                                                                             \
-  HETLA_LAPACK_EXPORT void p##potrf_(const char* uplo, const int* n, T* a, const int* lda, int* info, flen) {  \
-    HETLA_LAPACK_CHECK_LETTER(p, T);                                                                            \
-    hetla::lapack::potrf(uplo, n, a, lda, info);                                                                \
-  }                                                                                                             \
+#define HETLA_EXPORT_CHOLESKY(p, T)                                                                               \
+  HETLA_LAPACK_EXPORT void p##potrf_(const char* uplo, const int* n, T* a, const int* lda, int* info, flen) {     \
+    HETLA_LAPACK_CHECK_LETTER(p, T);                                                                              \
+    hetla::lapack::potrf(uplo, n, a, lda, info);                                                                  \
+  }                                                                                                               \
   HETLA_LAPACK_EXPORT void p##potrs_(const char* uplo, const int* n, const int* nrhs, const T* a, const int* lda, \
-                                     T* b, const int* ldb, int* info, flen) {                                   \
-    hetla::lapack::potrs(uplo, n, nrhs, a, lda, b, ldb, info);                                                  \
-  }                                                                                                             \
-  HETLA_LAPACK_EXPORT void p##posv_(const char* uplo, const int* n, const int* nrhs, T* a, const int* lda, T* b, \
-                                    const int* ldb, int* info, flen) {                                          \
-    hetla::lapack::posv(uplo, n, nrhs, a, lda, b, ldb, info);                                                   \
+                                     T* b, const int* ldb, int* info, flen) {                                     \
+    hetla::lapack::potrs(uplo, n, nrhs, a, lda, b, ldb, info);                                                    \
+  }                                                                                                               \
+  HETLA_LAPACK_EXPORT void p##posv_(const char* uplo, const int* n, const int* nrhs, T* a, const int* lda, T* b,  \
+                                    const int* ldb, int* info, flen) {                                            \
+    hetla::lapack::posv(uplo, n, nrhs, a, lda, b, ldb, info);                                                     \
   }
 using hetla::lapack::flen;
 HETLA_LAPACK_FOR_EACH_PRECISION(HETLA_EXPORT_CHOLESKY)

@@ -40,20 +40,13 @@ struct Entry {
 // trsm; ormqr/orgqr (blocked reflector updates, gemm-like) were not measured
 // and sit between (256).
 constexpr Entry kEntries[kRoutines] = {
-    {Routine::Potrf, "potrf", "potrf", {128, 128, 64, 64}},
-    {Routine::Potrs, "potrs", "potrs", {512, 512, 512, 512}},
-    {Routine::Posv, "posv", "posv", {128, 128, 64, 64}},
-    {Routine::Getrf, "getrf", "getrf", {128, 128, 128, 128}},
-    {Routine::Getrs, "getrs", "getrs", {512, 512, 512, 512}},
-    {Routine::Gesv, "gesv", "gesv", {128, 128, 128, 128}},
-    {Routine::Geqrf, "geqrf", "geqrf", {128, 128, 128, 128}},
-    {Routine::Unmqr, "ormqr", "unmqr", {256, 256, 256, 256}},
-    {Routine::Ungqr, "orgqr", "ungqr", {256, 256, 256, 256}},
-    {Routine::Gels, "gels", "gels", {128, 128, 128, 128}},
-    {Routine::Gemm, "gemm", "gemm", {512, 512, 512, 512}},
-    {Routine::Trsm, "trsm", "trsm", {512, 512, 512, 512}},
-    {Routine::Syrk, "syrk", "syrk", {256, 256, 256, 256}},
-    {Routine::Herk, "herk", "herk", {256, 256, 256, 256}},
+    {Routine::Potrf, "potrf", "potrf", {128, 128, 64, 64}},   {Routine::Potrs, "potrs", "potrs", {512, 512, 512, 512}},
+    {Routine::Posv, "posv", "posv", {128, 128, 64, 64}},      {Routine::Getrf, "getrf", "getrf", {128, 128, 128, 128}},
+    {Routine::Getrs, "getrs", "getrs", {512, 512, 512, 512}}, {Routine::Gesv, "gesv", "gesv", {128, 128, 128, 128}},
+    {Routine::Geqrf, "geqrf", "geqrf", {128, 128, 128, 128}}, {Routine::Unmqr, "ormqr", "unmqr", {256, 256, 256, 256}},
+    {Routine::Ungqr, "orgqr", "ungqr", {256, 256, 256, 256}}, {Routine::Gels, "gels", "gels", {128, 128, 128, 128}},
+    {Routine::Gemm, "gemm", "gemm", {512, 512, 512, 512}},    {Routine::Trsm, "trsm", "trsm", {512, 512, 512, 512}},
+    {Routine::Syrk, "syrk", "syrk", {256, 256, 256, 256}},    {Routine::Herk, "herk", "herk", {256, 256, 256, 256}},
 };
 constexpr char kLetters[] = "sdcz";
 
@@ -111,9 +104,7 @@ Table& table() {
 
 }  // namespace
 
-int crossover(Routine r, int p) noexcept {
-  return table().n[static_cast<int>(r)][p].load(std::memory_order_relaxed);
-}
+int crossover(Routine r, int p) noexcept { return table().n[static_cast<int>(r)][p].load(std::memory_order_relaxed); }
 
 bool above_crossover(Routine r, int p, double product) noexcept {
   const double c = crossover(r, p);

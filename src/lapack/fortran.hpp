@@ -49,9 +49,7 @@ template <typename T> std::string fortran_name(const char* base) {
 }
 
 /// Fortran's LSAME: one character, either case.
-inline bool lsame(const char* c, char upper) {
-  return std::toupper(static_cast<unsigned char>(*c)) == upper;
-}
+inline bool lsame(const char* c, char upper) { return std::toupper(static_cast<unsigned char>(*c)) == upper; }
 
 /// The product of the sizes that set a call's flops, 0 when one of them is
 /// not positive (an empty call, or an invalid one that the vendor reports).

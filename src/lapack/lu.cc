@@ -78,18 +78,18 @@ void gesv(const int* n, const int* nrhs, T* a, const int* lda, int* ipiv, T* b, 
 }  // namespace
 }  // namespace hetla::lapack
 
-#define HETLA_EXPORT_LU(p, T)                                                                                    \
-  HETLA_LAPACK_EXPORT void p##getrf_(const int* m, const int* n, T* a, const int* lda, int* ipiv, int* info) {   \
-    HETLA_LAPACK_CHECK_LETTER(p, T);                                                                             \
-    hetla::lapack::getrf(m, n, a, lda, ipiv, info);                                                              \
-  }                                                                                                              \
+#define HETLA_EXPORT_LU(p, T)                                                                                      \
+  HETLA_LAPACK_EXPORT void p##getrf_(const int* m, const int* n, T* a, const int* lda, int* ipiv, int* info) {     \
+    HETLA_LAPACK_CHECK_LETTER(p, T);                                                                               \
+    hetla::lapack::getrf(m, n, a, lda, ipiv, info);                                                                \
+  }                                                                                                                \
   HETLA_LAPACK_EXPORT void p##getrs_(const char* trans, const int* n, const int* nrhs, const T* a, const int* lda, \
-                                     const int* ipiv, T* b, const int* ldb, int* info, flen) {                   \
-    hetla::lapack::getrs(trans, n, nrhs, a, lda, ipiv, b, ldb, info);                                            \
-  }                                                                                                              \
-  HETLA_LAPACK_EXPORT void p##gesv_(const int* n, const int* nrhs, T* a, const int* lda, int* ipiv, T* b,        \
-                                    const int* ldb, int* info) {                                                 \
-    hetla::lapack::gesv(n, nrhs, a, lda, ipiv, b, ldb, info);                                                    \
+                                     const int* ipiv, T* b, const int* ldb, int* info, flen) {                     \
+    hetla::lapack::getrs(trans, n, nrhs, a, lda, ipiv, b, ldb, info);                                              \
+  }                                                                                                                \
+  HETLA_LAPACK_EXPORT void p##gesv_(const int* n, const int* nrhs, T* a, const int* lda, int* ipiv, T* b,          \
+                                    const int* ldb, int* info) {                                                   \
+    hetla::lapack::gesv(n, nrhs, a, lda, ipiv, b, ldb, info);                                                      \
   }
 using hetla::lapack::flen;
 HETLA_LAPACK_FOR_EACH_PRECISION(HETLA_EXPORT_LU)

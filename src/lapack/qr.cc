@@ -105,8 +105,8 @@ void ungqr(const int* m, const int* n, const int* k, T* a, const int* lda, const
 template <typename T>
 void gels(const char* trans, const int* m, const int* n, const int* nrhs, T* a, const int* lda, T* b, const int* ldb,
           T* work, const int* lwork, int* info) {
-  using Fn = void(const char*, const int*, const int*, const int*, T*, const int*, T*, const int*, T*, const int*,
-                  int*, flen);
+  using Fn =
+      void(const char*, const int*, const int*, const int*, T*, const int*, T*, const int*, T*, const int*, int*, flen);
   static Fn* const vendor = vendor_function<Fn>(fortran_name<T>("gels"));
   const int M = *m, N = *n, mn = std::min(M, N);
   int pos = 0;
@@ -134,31 +134,31 @@ void gels(const char* trans, const int* m, const int* n, const int* nrhs, T* a, 
 
 using hetla::lapack::flen;
 
-#define HETLA_EXPORT_QR(p, T)                                                                                    \
-  HETLA_LAPACK_EXPORT void p##geqrf_(const int* m, const int* n, T* a, const int* lda, T* tau, T* work,          \
-                                     const int* lwork, int* info) {                                              \
-    HETLA_LAPACK_CHECK_LETTER(p, T);                                                                             \
-    hetla::lapack::geqrf(m, n, a, lda, tau, work, lwork, info);                                                  \
-  }                                                                                                              \
-  HETLA_LAPACK_EXPORT void p##gels_(const char* trans, const int* m, const int* n, const int* nrhs, T* a,        \
-                                    const int* lda, T* b, const int* ldb, T* work, const int* lwork, int* info,  \
-                                    flen) {                                                                      \
-    hetla::lapack::gels(trans, m, n, nrhs, a, lda, b, ldb, work, lwork, info);                                   \
+#define HETLA_EXPORT_QR(p, T)                                                                                   \
+  HETLA_LAPACK_EXPORT void p##geqrf_(const int* m, const int* n, T* a, const int* lda, T* tau, T* work,         \
+                                     const int* lwork, int* info) {                                             \
+    HETLA_LAPACK_CHECK_LETTER(p, T);                                                                            \
+    hetla::lapack::geqrf(m, n, a, lda, tau, work, lwork, info);                                                 \
+  }                                                                                                             \
+  HETLA_LAPACK_EXPORT void p##gels_(const char* trans, const int* m, const int* n, const int* nrhs, T* a,       \
+                                    const int* lda, T* b, const int* ldb, T* work, const int* lwork, int* info, \
+                                    flen) {                                                                     \
+    hetla::lapack::gels(trans, m, n, nrhs, a, lda, b, ldb, work, lwork, info);                                  \
   }
 HETLA_LAPACK_FOR_EACH_PRECISION(HETLA_EXPORT_QR)
 #undef HETLA_EXPORT_QR
 
 // ?ormqr / ?orgqr for real types, ?unmqr / ?ungqr for complex ones.
-#define HETLA_EXPORT_Q(p, T, mqr, gqr)                                                                           \
-  HETLA_LAPACK_EXPORT void p##mqr##_(const char* side, const char* trans, const int* m, const int* n,            \
-                                     const int* k, const T* a, const int* lda, const T* tau, T* c,               \
-                                     const int* ldc, T* work, const int* lwork, int* info, flen, flen) {         \
-    HETLA_LAPACK_CHECK_LETTER(p, T);                                                                             \
-    hetla::lapack::unmqr(side, trans, m, n, k, a, lda, tau, c, ldc, work, lwork, info);                          \
-  }                                                                                                              \
-  HETLA_LAPACK_EXPORT void p##gqr##_(const int* m, const int* n, const int* k, T* a, const int* lda,             \
-                                     const T* tau, T* work, const int* lwork, int* info) {                       \
-    hetla::lapack::ungqr(m, n, k, a, lda, tau, work, lwork, info);                                               \
+#define HETLA_EXPORT_Q(p, T, mqr, gqr)                                                                              \
+  HETLA_LAPACK_EXPORT void p##mqr##_(const char* side, const char* trans, const int* m, const int* n, const int* k, \
+                                     const T* a, const int* lda, const T* tau, T* c, const int* ldc, T* work,       \
+                                     const int* lwork, int* info, flen, flen) {                                     \
+    HETLA_LAPACK_CHECK_LETTER(p, T);                                                                                \
+    hetla::lapack::unmqr(side, trans, m, n, k, a, lda, tau, c, ldc, work, lwork, info);                             \
+  }                                                                                                                 \
+  HETLA_LAPACK_EXPORT void p##gqr##_(const int* m, const int* n, const int* k, T* a, const int* lda, const T* tau,  \
+                                     T* work, const int* lwork, int* info) {                                        \
+    hetla::lapack::ungqr(m, n, k, a, lda, tau, work, lwork, info);                                                  \
   }
 #define HETLA_EXPORT_REAL_Q(p, T) HETLA_EXPORT_Q(p, T, ormqr, orgqr)
 #define HETLA_EXPORT_COMPLEX_Q(p, T) HETLA_EXPORT_Q(p, T, unmqr, ungqr)

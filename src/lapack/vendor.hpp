@@ -15,8 +15,6 @@ void* vendor_symbol(const std::string& name);
 
 /// `vendor_symbol` cast to the routine's type; callers cache it in a
 /// function-local static (resolved once per routine and precision).
-template <typename F> F* vendor_function(const std::string& name) {
-  return reinterpret_cast<F*>(vendor_symbol(name));
-}
+template <typename F> F* vendor_function(const std::string& name) { return reinterpret_cast<F*>(vendor_symbol(name)); }
 
 }  // namespace hetla::lapack

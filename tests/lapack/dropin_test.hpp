@@ -66,7 +66,7 @@ struct PathScope {
   testing::ScopedTrace trace;
   bool done = false;
 };
-#define FOR_EACH_PATH \
+#define FOR_EACH_PATH       \
   for (Path path_ : kPaths) \
     for (PathScope scope_(path_); !scope_.done; scope_.done = true)
 

@@ -4,9 +4,9 @@
 // info. Leading dimensions exceed the rows; upper and lower, every transpose.
 #include <complex>
 #include <initializer_list>
+#include <string>
 #include <tuple>
 #include <utility>
-#include <string>
 #include <vector>
 
 #include "lapack/dropin_test.hpp"
@@ -111,10 +111,11 @@ TYPED_TEST(Dropin, Getrf) {
 TYPED_TEST(Dropin, GetrsAndGesv) {
   using T = TypeParam;
   auto getrf = routines<void(const int*, const int*, T*, const int*, int*, int*)>(fortran_name<T>("getrf"));
-  auto getrs = routines<void(const char*, const int*, const int*, const T*, const int*, const int*, T*, const int*,
-                             int*, flen)>(fortran_name<T>("getrs"));
-  auto gesv = routines<void(const int*, const int*, T*, const int*, int*, T*, const int*, int*)>(
-      fortran_name<T>("gesv"));
+  auto getrs =
+      routines<void(const char*, const int*, const int*, const T*, const int*, const int*, T*, const int*, int*, flen)>(
+          fortran_name<T>("getrs"));
+  auto gesv =
+      routines<void(const int*, const int*, T*, const int*, int*, T*, const int*, int*)>(fortran_name<T>("gesv"));
   const int n = kN, lda = n + kPad, ldb = n + 2, nrhs = kNrhs;
   FOR_EACH_PATH {
     auto factor = dominant_matrix<T>(n, lda, 8);
@@ -175,9 +176,9 @@ TYPED_TEST(Dropin, GeqrfAndItsWorkspaceQuery) {
 TYPED_TEST(Dropin, OrmqrUnmqr) {
   using T = TypeParam;
   auto geqrf = routines<GeqrfFn<T>>(fortran_name<T>("geqrf"));
-  auto f = routines<void(const char*, const char*, const int*, const int*, const int*, const T*, const int*,
-                         const T*, T*, const int*, T*, const int*, int*, flen, flen)>(
-      fortran_name<T>(q_name<T>("ormqr", "unmqr")));
+  auto f =
+      routines<void(const char*, const char*, const int*, const int*, const int*, const T*, const int*, const T*, T*,
+                    const int*, T*, const int*, int*, flen, flen)>(fortran_name<T>(q_name<T>("ormqr", "unmqr")));
   const int m = kM, n = kN, k = kK, ldc = m + 2, query = -1;
   FOR_EACH_PATH for (char side : {'L', 'R'}) for (char trans : qr_transposes<T>()) {
     SCOPED_TRACE((std::string{side, trans}));
@@ -194,10 +195,9 @@ TYPED_TEST(Dropin, OrmqrUnmqr) {
     EXPECT_EQ(wa, wb);
     const int lwork = static_cast<int>(std::real(wb));
     std::vector<T> work_a(lwork), work_b(lwork);
-    f.ours(&side, &trans, &m, &n, &k, a.data(), &lda, tau.data(), c.data(), &ldc, work_a.data(), &lwork, &info_a,
-           1, 1);
-    f.vendor(&side, &trans, &m, &n, &k, a.data(), &lda, tau.data(), c2.data(), &ldc, work_b.data(), &lwork, &info_b,
-             1, 1);
+    f.ours(&side, &trans, &m, &n, &k, a.data(), &lda, tau.data(), c.data(), &ldc, work_a.data(), &lwork, &info_a, 1, 1);
+    f.vendor(&side, &trans, &m, &n, &k, a.data(), &lda, tau.data(), c2.data(), &ldc, work_b.data(), &lwork, &info_b, 1,
+             1);
     EXPECT_EQ(info_a, 0);
     EXPECT_EQ(info_a, info_b);
     EXPECT_EQ(work_a[0], work_b[0]);
@@ -257,9 +257,8 @@ TYPED_TEST(Dropin, Gels) {
 
 TYPED_TEST(Dropin, Gemm) {
   using T = TypeParam;
-  auto f = routines<void(const char*, const char*, const int*, const int*, const int*, const T*, const T*,
-                         const int*, const T*, const int*, const T*, T*, const int*, flen, flen)>(
-      fortran_name<T>("gemm"));
+  auto f = routines<void(const char*, const char*, const int*, const int*, const int*, const T*, const T*, const int*,
+                         const T*, const int*, const T*, T*, const int*, flen, flen)>(fortran_name<T>("gemm"));
   const int m = kN, n = kK, k = kM, ldc = m + 1;
   const T alpha = scalar<T>(0.7, 0.3), beta = scalar<T>(-0.4, 0.2);
   FOR_EACH_PATH for (char ta : {'N', 'T', 'C'}) for (char tb : {'N', 'T', 'C'}) {
@@ -275,28 +274,28 @@ TYPED_TEST(Dropin, Gemm) {
 
 TYPED_TEST(Dropin, Trsm) {
   using T = TypeParam;
-  auto f = routines<void(const char*, const char*, const char*, const char*, const int*, const int*, const T*,
-                         const T*, const int*, T*, const int*, flen, flen, flen, flen)>(fortran_name<T>("trsm"));
+  auto f = routines<void(const char*, const char*, const char*, const char*, const int*, const int*, const T*, const T*,
+                         const int*, T*, const int*, flen, flen, flen, flen)>(fortran_name<T>("trsm"));
   const int m = kN, n = kK, ldb = m + 3;
   const T alpha = scalar<T>(0.7, 0.3);
-  FOR_EACH_PATH for (char side : {'L', 'R'}) for (char uplo : kUplos) for (char ta : {'N', 'T', 'C'})
-    for (char diag : {'N', 'U'}) {
-      SCOPED_TRACE((std::string{side, uplo, ta, diag}));
-      const int na = side == 'L' ? m : n, lda = na + kPad;
-      auto a = dominant_matrix<T>(na, lda, 21);
-      if (diag == 'U')  // unit diagonal: the off-diagonal part must stay small
-        for (auto& x : a) x /= T(na);
-      auto b = random_matrix<T>(ldb, n, 22), b2 = b;
-      f.ours(&side, &uplo, &ta, &diag, &m, &n, &alpha, a.data(), &lda, b.data(), &ldb, 1, 1, 1, 1);
-      f.vendor(&side, &uplo, &ta, &diag, &m, &n, &alpha, a.data(), &lda, b2.data(), &ldb, 1, 1, 1, 1);
-      EXPECT_LE(relative_difference(b, b2), tolerance<T>());
-    }
+  FOR_EACH_PATH for (char side : {'L', 'R'}) for (char uplo : kUplos) for (char ta : {'N', 'T', 'C'}) for (char diag :
+                                                                                                           {'N', 'U'}) {
+    SCOPED_TRACE((std::string{side, uplo, ta, diag}));
+    const int na = side == 'L' ? m : n, lda = na + kPad;
+    auto a = dominant_matrix<T>(na, lda, 21);
+    if (diag == 'U')  // unit diagonal: the off-diagonal part must stay small
+      for (auto& x : a) x /= T(na);
+    auto b = random_matrix<T>(ldb, n, 22), b2 = b;
+    f.ours(&side, &uplo, &ta, &diag, &m, &n, &alpha, a.data(), &lda, b.data(), &ldb, 1, 1, 1, 1);
+    f.vendor(&side, &uplo, &ta, &diag, &m, &n, &alpha, a.data(), &lda, b2.data(), &ldb, 1, 1, 1, 1);
+    EXPECT_LE(relative_difference(b, b2), tolerance<T>());
+  }
 }
 
 TYPED_TEST(Dropin, Syrk) {
   using T = TypeParam;
-  auto f = routines<void(const char*, const char*, const int*, const int*, const T*, const T*, const int*, const T*,
-                         T*, const int*, flen, flen)>(fortran_name<T>("syrk"));
+  auto f = routines<void(const char*, const char*, const int*, const int*, const T*, const T*, const int*, const T*, T*,
+                         const int*, flen, flen)>(fortran_name<T>("syrk"));
   const int n = kN, k = kK, ldc = n + 2;
   const T alpha = scalar<T>(0.7, 0.3), beta = scalar<T>(-0.4, 0.2);
   std::vector<char> transposes = {'N', 'T'};
@@ -315,8 +314,8 @@ TYPED_TEST(Dropin, Syrk) {
 TYPED_TEST(DropinComplex, Herk) {
   using T = TypeParam;
   using R = real_t<T>;
-  auto f = routines<void(const char*, const char*, const int*, const int*, const R*, const T*, const int*, const R*,
-                         T*, const int*, flen, flen)>(fortran_name<T>("herk"));
+  auto f = routines<void(const char*, const char*, const int*, const int*, const R*, const T*, const int*, const R*, T*,
+                         const int*, flen, flen)>(fortran_name<T>("herk"));
   const int n = kN, k = kK, ldc = n + 2;
   const R alpha = 0.7, beta = -0.4;
   FOR_EACH_PATH for (char uplo : kUplos) for (char trans : {'N', 'C'}) {

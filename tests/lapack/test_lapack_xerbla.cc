@@ -97,10 +97,11 @@ TYPED_TEST(Xerbla, Cholesky) {
 TYPED_TEST(Xerbla, Lu) {
   using T = TypeParam;
   auto getrf = routines<void(const int*, const int*, T*, const int*, int*, int*)>(fortran_name<T>("getrf"));
-  auto getrs = routines<void(const char*, const int*, const int*, const T*, const int*, const int*, T*, const int*,
-                             int*, flen)>(fortran_name<T>("getrs"));
-  auto gesv = routines<void(const int*, const int*, T*, const int*, int*, T*, const int*, int*)>(
-      fortran_name<T>("gesv"));
+  auto getrs =
+      routines<void(const char*, const int*, const int*, const T*, const int*, const int*, T*, const int*, int*, flen)>(
+          fortran_name<T>("getrs"));
+  auto gesv =
+      routines<void(const int*, const int*, T*, const int*, int*, T*, const int*, int*)>(fortran_name<T>("gesv"));
   int *info = &this->info, *ipiv = this->ipiv.data();
   T *a = this->a.data(), *b = this->b.data();
   FOR_EACH_PATH {
@@ -131,8 +132,8 @@ TYPED_TEST(Xerbla, Lu) {
 
 TYPED_TEST(Xerbla, Qr) {
   using T = TypeParam;
-  auto geqrf = routines<void(const int*, const int*, T*, const int*, T*, T*, const int*, int*)>(
-      fortran_name<T>("geqrf"));
+  auto geqrf =
+      routines<void(const int*, const int*, T*, const int*, T*, T*, const int*, int*)>(fortran_name<T>("geqrf"));
   const char* mqr = q_name<T>("ormqr", "unmqr");
   const char* gqr = q_name<T>("orgqr", "ungqr");
   auto unmqr = routines<void(const char*, const char*, const int*, const int*, const int*, const T*, const int*,
@@ -154,9 +155,8 @@ TYPED_TEST(Xerbla, Qr) {
     geqrf_case(4, m, n, m - 1, big);
     geqrf_case(7, m, n, m, 1);
     auto unmqr_case = [&](int pos, char side, char trans, int mm, int nn, int kk, int lda, int ldc, int lwork) {
-      expect_report<T>(unmqr, mqr, pos, info, [&](auto* f) {
-        f(&side, &trans, &mm, &nn, &kk, a, &lda, b, c, &ldc, w, &lwork, info, 1, 1);
-      });
+      expect_report<T>(unmqr, mqr, pos, info,
+                       [&](auto* f) { f(&side, &trans, &mm, &nn, &kk, a, &lda, b, c, &ldc, w, &lwork, info, 1, 1); });
     };
     unmqr_case(1, 'X', 'N', m, n, k, m, m, big);
     unmqr_case(2, 'L', bad_trans, m, n, k, m, m, big);
@@ -190,20 +190,19 @@ TYPED_TEST(Xerbla, Qr) {
 
 TYPED_TEST(Xerbla, Blas3) {
   using T = TypeParam;
-  auto gemm = routines<void(const char*, const char*, const int*, const int*, const int*, const T*, const T*,
-                            const int*, const T*, const int*, const T*, T*, const int*, flen, flen)>(
-      fortran_name<T>("gemm"));
+  auto gemm =
+      routines<void(const char*, const char*, const int*, const int*, const int*, const T*, const T*, const int*,
+                    const T*, const int*, const T*, T*, const int*, flen, flen)>(fortran_name<T>("gemm"));
   auto trsm = routines<void(const char*, const char*, const char*, const char*, const int*, const int*, const T*,
                             const T*, const int*, T*, const int*, flen, flen, flen, flen)>(fortran_name<T>("trsm"));
-  auto syrk = routines<void(const char*, const char*, const int*, const int*, const T*, const T*, const int*,
-                            const T*, T*, const int*, flen, flen)>(fortran_name<T>("syrk"));
+  auto syrk = routines<void(const char*, const char*, const int*, const int*, const T*, const T*, const int*, const T*,
+                            T*, const int*, flen, flen)>(fortran_name<T>("syrk"));
   T *a = this->a.data(), *b = this->b.data(), *c = this->c.data();
   const T one(1);
   FOR_EACH_PATH {
     auto gemm_case = [&](int pos, char ta, char tb, int mm, int nn, int kk, int lda, int ldb, int ldc) {
-      expect_report<T>(gemm, "gemm", pos, nullptr, [&](auto* f) {
-        f(&ta, &tb, &mm, &nn, &kk, &one, a, &lda, b, &ldb, &one, c, &ldc, 1, 1);
-      });
+      expect_report<T>(gemm, "gemm", pos, nullptr,
+                       [&](auto* f) { f(&ta, &tb, &mm, &nn, &kk, &one, a, &lda, b, &ldb, &one, c, &ldc, 1, 1); });
     };
     gemm_case(1, 'X', 'N', m, n, k, m, k, m);
     gemm_case(2, 'N', 'X', m, n, k, m, k, m);
@@ -214,9 +213,8 @@ TYPED_TEST(Xerbla, Blas3) {
     gemm_case(10, 'N', 'C', m, n, k, m, n - 1, m);
     gemm_case(13, 'N', 'N', m, n, k, m, k, m - 1);
     auto trsm_case = [&](int pos, char side, char uplo, char ta, char diag, int mm, int nn, int lda, int ldb) {
-      expect_report<T>(trsm, "trsm", pos, nullptr, [&](auto* f) {
-        f(&side, &uplo, &ta, &diag, &mm, &nn, &one, a, &lda, b, &ldb, 1, 1, 1, 1);
-      });
+      expect_report<T>(trsm, "trsm", pos, nullptr,
+                       [&](auto* f) { f(&side, &uplo, &ta, &diag, &mm, &nn, &one, a, &lda, b, &ldb, 1, 1, 1, 1); });
     };
     trsm_case(1, 'X', 'L', 'N', 'N', m, n, m, m);
     trsm_case(2, 'L', 'X', 'N', 'N', m, n, m, m);
@@ -242,8 +240,8 @@ TYPED_TEST(Xerbla, Blas3) {
 TYPED_TEST(XerblaComplex, Herk) {
   using T = TypeParam;
   using R = real_t<T>;
-  auto herk = routines<void(const char*, const char*, const int*, const int*, const R*, const T*, const int*,
-                            const R*, T*, const int*, flen, flen)>(fortran_name<T>("herk"));
+  auto herk = routines<void(const char*, const char*, const int*, const int*, const R*, const T*, const int*, const R*,
+                            T*, const int*, flen, flen)>(fortran_name<T>("herk"));
   T *a = this->a.data(), *c = this->c.data();
   const R one(1);
   FOR_EACH_PATH {
