@@ -4,12 +4,19 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config git
+  build-essential cmake pkg-config git time   # time: start-up check of the install test
   libopenblas-pthread-dev liblapacke-dev   # host BLAS/LAPACK (pthread OpenBLAS) + LAPACKE
   libhwloc-dev                             # topology and thread pinning
   ocl-icd-opencl-dev opencl-headers libclblast-dev   # OpenCL backend (CLBlast)
   pocl-opencl-icd                          # an OpenCL device on any CPU (tests, demos)
   libgtest-dev                             # test suite
+  clang libclang-rt-14-dev                 # libFuzzer harnesses (tests/fuzz)
+  python3-dev pybind11-dev python3-numpy   # the Python package
+  python3-scipy python3-pytest             # its tests (reference results)
+  libsimgrid-dev                           # simulation mode (hetla simulate)
+  doxygen                                  # API reference (docs target, docs test)
+  dpkg-dev                                 # cpack -G DEB: dpkg-shlibdeps (package test)
+  nlohmann-json3-dev libcli11-dev          # JSON files and the command line (header-only)
 )
 
 missing=()

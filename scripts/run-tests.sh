@@ -8,13 +8,16 @@
 #      tests/linalg/test_potrf.cc, the LU tests (linalg/test_getrf.cc,
 #      api/test_lu_c_api.cc) and the C API tests of api/test_c_api.cc (calls
 #      from several threads).
+#   4. libFuzzer (clang, ASan+UBSan) in ./build-fuzz: tests/fuzz harnesses, replaying
+#      their seeds, then FUZZ_SECONDS of fuzzing each.
 # Every stage runs even if an earlier one failed; the script exits non-zero if
 # any stage failed and prints a summary with the time of each stage.
 #
 # Environment (all optional):
 #   JOBS=2                         parallel build and test jobs
-#   BUILD_DIR=build  ASAN_BUILD_DIR=build-asan  TSAN_BUILD_DIR=build-tsan
-#   STAGES="release asan tsan"     which stages to run
+#   BUILD_DIR=build  ASAN_BUILD_DIR=build-asan  TSAN_BUILD_DIR=build-tsan  FUZZ_BUILD_DIR=build-fuzz
+#   STAGES="release asan tsan fuzz"  which stages to run
+#   FUZZ_SECONDS=20                how long each fuzz harness runs
 #   SKIP_DEPS=1                    do not run scripts/install-deps.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +27,9 @@ JOBS=${JOBS:-2}
 BUILD_DIR=${BUILD_DIR:-build}
 ASAN_BUILD_DIR=${ASAN_BUILD_DIR:-build-asan}
 TSAN_BUILD_DIR=${TSAN_BUILD_DIR:-build-tsan}
-STAGES=${STAGES:-release asan tsan}
+FUZZ_BUILD_DIR=${FUZZ_BUILD_DIR:-build-fuzz}
+FUZZ_SECONDS=${FUZZ_SECONDS:-20}
+STAGES=${STAGES:-release asan tsan fuzz}
 
 section() { printf '\n======== %s ========\n' "$*"; }
 now() { date +%s; }
@@ -39,7 +44,7 @@ configure() {  # configure <dir> <build type> <sanitizer>
 }
 
 stage_release() {
-  section "1/3 Release: build, all tests, install check ($BUILD_DIR)"
+  section "1/4 Release: build, all tests, install check ($BUILD_DIR)"
   configure "$BUILD_DIR" Release "" || return 1
   cmake --build "$BUILD_DIR" -j "$JOBS" || return 1
   local rc=0
@@ -52,7 +57,7 @@ stage_release() {
 }
 
 stage_asan() {
-  section "2/3 AddressSanitizer + UndefinedBehaviorSanitizer: all tests but slow ($ASAN_BUILD_DIR)"
+  section "2/4 AddressSanitizer + UndefinedBehaviorSanitizer: all tests but slow ($ASAN_BUILD_DIR)"
   configure "$ASAN_BUILD_DIR" Debug address || return 1
   cmake --build "$ASAN_BUILD_DIR" -j "$JOBS" || return 1
   ASAN_OPTIONS=detect_leaks=1:strict_init_order=1:detect_stack_use_after_return=1 \
@@ -61,7 +66,7 @@ stage_asan() {
 }
 
 stage_tsan() {
-  section "3/3 ThreadSanitizer: runtime, emulated devices, Cholesky, LU and C API tests ($TSAN_BUILD_DIR)"
+  section "3/4 ThreadSanitizer: runtime, emulated devices, Cholesky, LU and C API tests ($TSAN_BUILD_DIR)"
   configure "$TSAN_BUILD_DIR" RelWithDebInfo thread || return 1
   local targets=() f
   for f in tests/runtime/*.cc tests/context/*.cc; do targets+=("$(basename "$f" .cc)"); done
@@ -81,13 +86,22 @@ stage_tsan() {
   return $rc
 }
 
+stage_fuzz() {
+  section "4/4 libFuzzer: C API and device-list harnesses, ${FUZZ_SECONDS}s each ($FUZZ_BUILD_DIR)"
+  if ! command -v clang++ >/dev/null; then echo "run-tests: clang++ not found (apt: clang)"; return 1; fi
+  CC=clang CXX=clang++ cmake -S . -B "$FUZZ_BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHETLA_SANITIZE=address \
+    -DHETLA_FUZZ=ON -DHETLA_BUILD_TESTS=OFF -DHETLA_WITH_PYTHON=OFF -DHETLA_FUZZ_SECONDS="$FUZZ_SECONDS" || return 1
+  cmake --build "$FUZZ_BUILD_DIR" -j "$JOBS" --target fuzz_c_api fuzz_device_spec || return 1
+  ctest --test-dir "$FUZZ_BUILD_DIR" --output-on-failure -L fuzz
+}
+
 start=$(now)
 summary=()
 failed=0
 for stage in $STAGES; do
   case $stage in
-    release | asan | tsan) ;;
-    *) echo "run-tests: unknown stage '$stage' (release, asan, tsan)" >&2; exit 2 ;;
+    release | asan | tsan | fuzz) ;;
+    *) echo "run-tests: unknown stage '$stage' (release, asan, tsan, fuzz)" >&2; exit 2 ;;
   esac
   t0=$(now)
   if "stage_$stage"; then status=passed; else status=FAILED; failed=1; fi

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "devices/spec.hpp"
+
 namespace hetla::cli {
 
 double available_memory_bytes() {
@@ -38,23 +40,21 @@ bool wants_json(int argc, char** argv) {
   return false;
 }
 
-void print_error(bool json, const std::string& message, const std::string& prefix,
-                 const std::vector<std::pair<std::string, std::string>>& extra) {
+void print_error(bool json, const std::string& message, const std::string& prefix, const Json& extra) {
   std::fprintf(stderr, "hetla: %s%s\n", prefix.c_str(), message.c_str());
   if (!json) return;
-  std::string line = "{\"error\":" + json_value(message);
-  for (const auto& [key, value] : extra) line += ",\"" + json_escape(key) + "\":" + value;
-  std::printf("%s}\n", line.c_str());
+  Json line = {{"error", message}};
+  for (const auto& [key, value] : extra.items()) line[key] = value;
+  std::printf("%s\n", line.dump(-1, ' ', false, Json::error_handler_t::replace).c_str());
   std::fflush(stdout);
 }
 
 std::string parse_device_list(std::string_view text) {
-  const std::string hint = " (a comma list such as cpu, cpu,opencl or cpu,emu; see hetla bench --help)";
-  if (text.find_first_not_of(" \t") == std::string_view::npos)
-    throw UsageError("--devices: empty device list" + hint);
-  for (auto item : split(text, ','))
-    if (item.find_first_not_of(" \t") == std::string_view::npos)
-      throw UsageError("--devices: empty item in '" + std::string(text) + "'" + hint);
+  try {
+    dev::parse_device_list(std::string(text));  // the library's parser: syntax only, nothing opened yet
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(std::string("--devices: ") + e.what() + " (see hetla bench --help)");
+  }
   return std::string(text);
 }
 
@@ -149,43 +149,15 @@ void ArgReader::no_value(std::string_view opt) {
   if (inline_value_) throw UsageError("option " + std::string(opt) + " takes no value");
 }
 
-std::string json_escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  out += '"';
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  out += '"';
-  return out;
-}
+Json json_number(double d) { return std::isfinite(d) ? Json(d) : Json(nullptr); }
 
-std::string json_value(const Value& v) {
-  if (std::holds_alternative<std::monostate>(v)) return "null";
-  if (auto b = std::get_if<bool>(&v)) return *b ? "true" : "false";
-  if (auto i = std::get_if<int64_t>(&v)) return std::to_string(*i);
-  if (auto d = std::get_if<double>(&v)) {
-    if (!std::isfinite(*d)) return "null";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", *d);
-    return buf;
-  }
-  if (auto raw = std::get_if<RawJson>(&v)) return raw->text;
-  return json_escape(std::get<std::string>(v));
+Json to_json(const Value& v) {
+  if (std::holds_alternative<std::monostate>(v)) return nullptr;
+  if (auto b = std::get_if<bool>(&v)) return *b;
+  if (auto i = std::get_if<int64_t>(&v)) return *i;
+  if (auto d = std::get_if<double>(&v)) return json_number(*d);
+  if (auto raw = std::get_if<RawJson>(&v)) return raw->value;
+  return std::get<std::string>(v);
 }
 
 namespace {
@@ -201,20 +173,17 @@ std::string table_value(const Field& f) {
     else std::snprintf(buf, sizeof buf, "%.2e", *d);
     return buf;
   }
-  if (auto raw = std::get_if<RawJson>(&v)) return raw->text;
+  if (auto raw = std::get_if<RawJson>(&v)) return raw->value.dump();
   return std::get<std::string>(v);
 }
 }  // namespace
 
 void RecordPrinter::print(const Record& r) {
   if (json_) {
-    std::string line = "{";
-    for (std::size_t k = 0; k < r.fields.size(); ++k) {
-      if (k) line += ',';
-      line += json_escape(r.fields[k].key) + ':' + json_value(r.fields[k].value);
-    }
-    line += "}\n";
-    std::fputs(line.c_str(), out_);
+    Json line = Json::object();
+    for (const auto& f : r.fields) line[f.key] = to_json(f.value);
+    // Invalid UTF-8 (a device name from a driver) is replaced, not thrown on.
+    std::fputs((line.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n").c_str(), out_);
     std::fflush(out_);
     return;
   }

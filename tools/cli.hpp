@@ -1,6 +1,6 @@
 // Shared pieces of the `hetla` command-line tool: usage errors, strict
-// argument parsing, a tiny JSON writer and result records printed either as
-// aligned table lines or as one JSON object per line.
+// argument parsing and result records printed either as aligned table lines
+// or as one JSON object per line (nlohmann-json, keys in insertion order).
 #pragma once
 #include <chrono>
 #include <cstdint>
@@ -12,6 +12,8 @@
 #include <utility>
 #include <variant>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace hetla::cli {
 
@@ -43,11 +45,12 @@ bool wants_json(int argc, char** argv);
 /// Reports an error: "hetla: <prefix><message>" on stderr and, with `json`,
 /// {"error": "<message>", <extra fields>} on stdout (one line).
 void print_error(bool json, const std::string& message, const std::string& prefix = "",
-                 const std::vector<std::pair<std::string, std::string>>& extra = {});
+                 const nlohmann::ordered_json& extra = nlohmann::ordered_json::object());
 
 // ---- argument parsing -------------------------------------------------------
 
-/// --devices: the device list as given; rejects an empty list and empty items.
+/// --devices: the device list as given, checked by dev::parse_device_list
+/// (an empty list, an empty item or a bad key is a usage error).
 std::string parse_device_list(std::string_view text);
 /// Throws UsageError (`what`: '<path>' cannot be written: reason) unless
 /// `path` can be created or overwritten (its folder exists and is writable,
@@ -81,16 +84,19 @@ class ArgReader {
 
 // ---- JSON and result records -------------------------------------------------
 
-/// Pre-rendered JSON (an array or object) for nested record values.
+using Json = nlohmann::ordered_json;  // keys stay in the order they were added
+
+/// Nested JSON (an array or object) as a record value.
 struct RawJson {
-  std::string text;
+  Json value;
 };
 
 using Value = std::variant<std::monostate, bool, int64_t, double, std::string, RawJson>;  // monostate = null
 
-std::string json_escape(std::string_view s);
-/// JSON text of a value; non-finite doubles become null (JSON has no inf/nan).
-std::string json_value(const Value& v);
+/// The JSON of a value; non-finite doubles become null (JSON has no inf/nan).
+Json to_json(const Value& v);
+/// A double as JSON: null when not finite.
+Json json_number(double d);
 
 struct Field {
   std::string key;    // JSON key

@@ -12,6 +12,7 @@
 #include "bench/common.hpp"
 #include "bench/registry.hpp"
 #include "checks.hpp"
+#include "progress.hpp"
 #include "devices/kernel_build.hpp"
 #include "hetla/context.hpp"
 #include "context/context.hpp"
@@ -26,7 +27,7 @@ void print_bench_help(std::FILE* out) {
                "                   [--uplo L|U] [--check] [--baseline] [--repeat R] [--threads T] [--json]\n"
                "                   [--devices SPEC] [--schedule static|dynamic] [--distribution 1d|2d|weighted|hybrid]\n"
                "                   [--trace FILE.json|FILE.svg] [-k K] [--transa N|T|C] [--transb N|T|C]\n"
-               "                   [--degree D] [--method horner|ps] [--weights DEV=W,...] [--energy]\n"
+               "                   [--degree D] [--method horner|ps] [--weights DEV=W,...] [--energy] [--quiet]\n"
                "\n"
                "Measures one hetla routine; prints one result per configuration (every -n value\n"
                "for every precision).\n"
@@ -87,6 +88,7 @@ void print_bench_help(std::FILE* out) {
                "                       chrome://tracing), FILE.svg a Gantt chart (one row per worker).\n"
                "                       With several configurations each gets its own file,\n"
                "                       FILE-<precision>-n<N>.<ext>. Library routines only.\n"
+               "  -q, --quiet          no progress line (shown on stderr only when it is a terminal)\n"
                "  -h, --help           this text\n"
                "\n"
                "Inputs are random, well-conditioned Hermitian positive definite matrices. GFLOP/s use the\n"
@@ -110,6 +112,7 @@ struct BenchArgs {
   std::vector<char> precisions;
   BenchConfig base;
   bool json = false;
+  bool quiet = false;
   std::string trace;   // --trace FILE ("" = none)
   std::string devices = "cpu";
   Schedule schedule = Schedule::Dynamic;
@@ -218,6 +221,9 @@ bool parse(int argc, char** argv, int first, BenchArgs& a) {
     } else if (opt == "--json") {
       in.no_value(opt);
       a.json = true;
+    } else if (opt == "--quiet" || opt == "-q") {
+      in.no_value(opt);
+      a.quiet = true;
     } else if (opt == "--trace") {
       a.trace = parse_trace_file(in.value(opt));
     } else if (opt == "--devices") {
@@ -405,20 +411,25 @@ int cmd_bench(int argc, char** argv, int first) {
   }
 
   RecordPrinter printer(a.json);
+  Progress progress("hetla bench " + spec->name, a.quiet);
+  const int64_t configurations = static_cast<int64_t>(a.ns.size() * a.precisions.size());
+  int64_t configuration = 0;
   int status = kExitOk;
   for (char p : a.precisions)
     for (int64_t n : a.ns) {
+      progress.update("n=" + std::to_string(n) + " precision " + std::string(1, p) +
+                          (base.repeat > 1 ? ", best of " + std::to_string(base.repeat) : ""),
+                      configuration++, configurations);
       BenchConfig c = base;
       c.precision = p;
       c.n = n;
       // A run that fails: the message on stderr and, with --json, as a JSON
       // object naming the configuration on stdout.
       auto report = [&](const std::string& message) {
+        progress.clear();
         print_error(a.json, message,
                     spec->name + " (n=" + std::to_string(n) + ", precision " + std::string(1, p) + "): ",
-                    {{"routine", json_value(spec->name)},
-                     {"precision", json_value(std::string(1, p))},
-                     {"n", std::to_string(n)}});
+                    {{"routine", spec->name}, {"precision", std::string(1, p)}, {"n", n}});
         status = kExitFailed;
       };
       try {
@@ -452,6 +463,7 @@ int cmd_bench(int argc, char** argv, int first) {
           rec.add("trace", Value(), "-");
           status = kExitFailed;
         }
+        progress.clear();
         printer.print(rec);
         if (rec.failed) status = kExitFailed;
       } catch (const std::bad_alloc&) {

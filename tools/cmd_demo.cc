@@ -80,6 +80,7 @@ bool passed(const Run& r) {
 
 int cmd_demo(int argc, char** argv, int first) {
   int64_t n_given = 0, nrhs = 100;
+  bool quiet = false;
   ArgReader in(argc, argv, first);
   while (!in.done()) {
     const std::string_view opt = in.next();
@@ -87,14 +88,18 @@ int cmd_demo(int argc, char** argv, int first) {
       n_given = parse_int(in.value(opt), "-n", 1, int64_t(1) << 20);
     } else if (opt == "--nrhs") {
       nrhs = parse_int(in.value(opt), "--nrhs", 1, int64_t(1) << 20);
+    } else if (opt == "--quiet" || opt == "-q") {
+      in.no_value(opt);
+      quiet = true;
     } else if (opt == "-h" || opt == "--help") {
       std::printf(
-          "usage: hetla demo [-n N] [--nrhs K]\n\n"
+          "usage: hetla demo [-n N] [--nrhs K] [--quiet]\n\n"
           "Solves a random symmetric positive definite system A X = B (double precision,\n"
           "K = %lld right-hand sides by default) with hetla::posv and with the vendor LAPACK dposv\n"
           "on all cores, prints both times and GFLOP/s, their ratio and hetla's scaled residual\n"
           "||B - A X||_1 / (n ||A||_1 ||X||_1 eps), which must be below %g.\n"
           "Without -n the order is calibrated so that the demo takes about %g s.\n"
+          "The steps are reported on stderr; --quiet silences them.\n"
           "Exit status: 0 when hetla's residual check passed, 1 otherwise, 2 usage error.\n",
           static_cast<long long>(nrhs), bench::kResidualThreshold, kTargetSeconds);
       return kExitOk;
@@ -103,12 +108,17 @@ int cmd_demo(int argc, char** argv, int first) {
     }
   }
 
+  // Before any work: A, its copy, B and X fit in memory.
+  if (n_given)
+    check_memory(sizeof(double) * 2.0 * static_cast<double>(n_given) * static_cast<double>(n_given + nrhs),
+                 "demo n=" + std::to_string(n_given));
   const double t_start = now_seconds();
   auto& topo = util::Topology::get();
   const int workers = hetla::num_threads();  // starts the runtime
   const int steps = n_given ? 3 : 4;
   int step = 0;
   auto progress = [&](const std::string& what) {
+    if (quiet) return;
     std::fprintf(stderr, "[%d/%d] %s\n", ++step, steps, what.c_str());
     std::fflush(stderr);
   };

@@ -6,6 +6,7 @@
 #include "cli.hpp"
 #include "hetla/context.hpp"
 #include "hetla/version.hpp"
+#include "devices/plugin.hpp"
 #include "devices/spec.hpp"
 #include "tune/calibrate.hpp"
 #include "util/blas_threads.hpp"
@@ -75,15 +76,18 @@ int cmd_info(int argc, char** argv, int first) {
         .add("blas", blas)
         .add("workers", static_cast<int64_t>(workers))
         .add("backends", dev::built_backends());
-    std::string list = "[";
-    for (const auto& d : found) {
-      if (list.size() > 1) list += ',';
-      list += "{\"kind\":" + json_value(d.kind) +
-              ",\"index\":" + std::to_string(d.index) + ",\"name\":" + json_value(d.name) +
-              ",\"memory_bytes\":" + std::to_string(d.memory) + ",\"detail\":" + json_value(d.detail) +
-              ",\"calibrated_gflops\":" + json_value(rates_of(d)) + "}";
-    }
-    r.add("devices", RawJson{list + "]"}).add("weights_file", tune::weights_path());
+    Json list = Json::array();
+    for (const auto& d : found)
+      list.push_back({{"kind", d.kind},
+                      {"index", d.index},
+                      {"name", d.name},
+                      {"memory_bytes", d.memory},
+                      {"detail", d.detail},
+                      {"calibrated_gflops", rates_of(d)}});
+    Json plugins = Json::array();
+    for (const auto& p : dev::plugin_status())
+      plugins.push_back({{"kind", p.kind}, {"loaded", p.loaded}, {"path", p.path}, {"reason", p.reason}});
+    r.add("devices", RawJson{list}).add("plugins", RawJson{plugins}).add("weights_file", tune::weights_path());
     RecordPrinter(true).print(r);
     return kExitOk;
   }
@@ -99,6 +103,9 @@ int cmd_info(int argc, char** argv, int first) {
   std::printf("blas:     %s\n", blas.c_str());
   std::printf("workers:  %d (runtime threads, the calling thread included)\n", workers);
   std::printf("backends: %s (emu = emulated accelerators, --devices emu:speed=F)\n", dev::built_backends().c_str());
+  for (const auto& p : dev::plugin_status())
+    std::printf("plugin:   %-6s %s\n", p.kind.c_str(),
+                p.loaded ? ("loaded from " + p.path).c_str() : ("not loaded: " + p.reason).c_str());
   std::printf("devices:\n");
   for (const auto& d : found) {
     std::string line = d.name;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "progress.hpp"
 #include "devices/spec.hpp"
 #include "hetla/blas3.hpp"
 #include "context/context.hpp"
@@ -21,8 +22,8 @@ namespace hetla::cli {
 namespace {
 void print_tune_help(std::FILE* out) {
   std::fprintf(out,
-               "usage: hetla tune [--devices SPEC] [--nb NB] [--repeat R] [--json] [--dry-run]\n"
-               "       hetla tune --split [--devices SPEC] [-n N[,N...]] [--repeat R] [--json] [--dry-run]\n"
+               "usage: hetla tune [--devices SPEC] [--nb NB] [--repeat R] [--json] [--dry-run] [--quiet]\n"
+               "       hetla tune --split [--devices SPEC] [-n N[,N...]] [--repeat R] [--json] [--dry-run] [--quiet]\n"
                "\n"
                "Measures gemm, herk, trsm and potrf at tile size NB (default 256, double\n"
                "precision) on every device of SPEC (default: cpu; see hetla bench --help),\n"
@@ -35,12 +36,17 @@ void print_tune_help(std::FILE* out) {
                "N x N x N double GEMM R times (default 3), each time moving every device's share\n"
                "towards equal busy time, and stores the most balanced split in\n"
                "%s\n"
-               "(override with $HETLA_SPLIT_MODEL); gemm then interpolates it in n by default.\n",
+               "(override with $HETLA_SPLIT_MODEL); gemm then interpolates it in n by default.\n"
+               "\n"
+               "Progress is shown on stderr when it is a terminal; --quiet silences it.\n",
                tune::weights_path().c_str(), tune::SplitModel::default_path().c_str());
 }
 /// `hetla tune --split`: learns the GEMM split of the library context's
 /// devices at each size and stores it in the split model.
-int tune_split(const std::string& devices, const std::vector<int64_t>& sizes, int rounds, bool json, bool dry) {
+int tune_split(const std::string& devices, const std::vector<int64_t>& sizes, int rounds, bool json, bool dry,
+               bool quiet) {
+  // Before any work: A, B and C of the largest size fit in memory.
+  for (int64_t n : sizes) check_memory(3.0 * sizeof(double) * static_cast<double>(n) * static_cast<double>(n), "tune --split n=" + std::to_string(n));
   hetla::Config cfg;
   cfg.devices = devices;
   try {
@@ -62,7 +68,11 @@ int tune_split(const std::string& devices, const std::vector<int64_t>& sizes, in
   }
   tune::SplitModel model = tune::SplitModel::load(tune::SplitModel::default_path());
   RecordPrinter printer(json);
-  for (int64_t n : sizes) {
+  Progress progress("hetla tune --split", quiet);
+  for (std::size_t si = 0; si < sizes.size(); ++si) {
+    const int64_t n = sizes[si];
+    progress.update("learning the gemm split at n=" + std::to_string(n), static_cast<int64_t>(si),
+                    static_cast<int64_t>(sizes.size()));
     std::mt19937_64 g(static_cast<uint64_t>(n));
     std::uniform_real_distribution<double> u(-1, 1);
     std::vector<double> A(static_cast<std::size_t>(n * n)), B(A.size()), C(A.size());
@@ -95,6 +105,7 @@ int tune_split(const std::string& devices, const std::vector<int64_t>& sizes, in
     std::string list;
     for (std::size_t d = 0; d < shares.size(); ++d) list += (d ? " " : "") + names[d] + "=" + std::to_string(shares[d]).substr(0, 5);
     rec.add("split", list, "", 40).add("imbalance", imbalance, "", 9, 3);
+    progress.clear();
     printer.print(rec);
   }
   hetla::finalize();
@@ -111,7 +122,7 @@ int tune_split(const std::string& devices, const std::vector<int64_t>& sizes, in
 int cmd_tune(int argc, char** argv, int first) {
   std::string devices = "cpu";
   int64_t nb = 256, reps = 5;
-  bool json = false, dry = false, split = false;
+  bool json = false, dry = false, split = false, quiet = false;
   std::vector<int64_t> sizes = {1000, 2000, 4000};
   bool reps_given = false;
   ArgReader args(argc, argv, first);
@@ -135,6 +146,9 @@ int cmd_tune(int argc, char** argv, int first) {
     } else if (a == "--json") {
       args.no_value(a);
       json = true;
+    } else if (a == "--quiet" || a == "-q") {
+      args.no_value(a);
+      quiet = true;
     } else if (a == "--dry-run") {
       args.no_value(a);
       dry = true;
@@ -142,7 +156,7 @@ int cmd_tune(int argc, char** argv, int first) {
       throw UsageError("tune: unknown option '" + std::string(a) + "' (see hetla tune --help)");
     }
   }
-  if (split) return tune_split(devices, sizes, reps_given ? static_cast<int>(reps) : 3, json, dry);
+  if (split) return tune_split(devices, sizes, reps_given ? static_cast<int>(reps) : 3, json, dry, quiet);
   dev::DeviceSet set;
   try {
     set = dev::parse_devices(devices);
@@ -153,7 +167,13 @@ int cmd_tune(int argc, char** argv, int first) {
   rc.num_workers = set.host_cores;
   rc.accelerators = set.accelerators;
   rt::Runtime rt(rc);
-  auto rates = tune::calibrate(rt, nb, static_cast<int>(reps));
+  std::vector<tune::Rate> rates;
+  {
+    Progress progress("hetla tune", quiet);
+    rates = tune::calibrate(rt, nb, static_cast<int>(reps), [&](const std::string& label, int i, int count) {
+      progress.update("measuring " + label, i, count);
+    });
+  }
   RecordPrinter printer(json);
   for (const auto& r : rates) {
     Record rec;

@@ -1,6 +1,7 @@
-// Library-wide state: the runtime (worker threads, devices) used by every
-// call. A default context is created on first use; init()/finalize() give
-// control.
+/// @file
+/// Library-wide state: the runtime (worker threads, devices) used by every
+/// call. A default context is created on first use; init()/finalize() give
+/// control.
 #pragma once
 #include <string>
 
@@ -14,26 +15,27 @@ enum class Schedule { Dynamic, Static };
 /// (Schedule::Static); with Schedule::Dynamic the greedy placement decides
 /// unless a distribution is asked for explicitly.
 enum class Distribution {
-  Default,   // the context's choice: Weighted under Schedule::Static, none under Dynamic
-  OneD,      // 1-D block-column cyclic over the computing devices
-  TwoD,      // 2-D block cyclic over a P x Q grid of the computing devices
-  Weighted,  // capability-weighted column cyclic (HGDD, seed 000): weights 10:8:5
-             // give 10, 8 and 5 tile columns per round
-  Hybrid,    // two-level hybrid tiles (seed 004): small tile columns on the host
-             // cores, one large tile column per accelerator and round, sized by
-             // its capability weight (hybrid_tiling()); the factorizations and
-             // their solvers (Cholesky, LU, QR) and trsm
+  Default,   ///< the context's choice: Weighted under Schedule::Static, none under Dynamic
+  OneD,      ///< 1-D block-column cyclic over the computing devices
+  TwoD,      ///< 2-D block cyclic over a P x Q grid of the computing devices
+  Weighted,  ///< capability-weighted column cyclic (HGDD, seed 000): weights 10:8:5
+             ///< give 10, 8 and 5 tile columns per round
+  Hybrid,    ///< two-level hybrid tiles (seed 004): small tile columns on the host
+             ///< cores, one large tile column per accelerator and round, sized by
+             ///< its capability weight (hybrid_tiling()); the factorizations and
+             ///< their solvers (Cholesky, LU, QR) and trsm
 };
 
+/// What init() starts: host workers, devices and how tasks are placed.
 struct Config {
-  int num_threads = 0;      // host workers incl. the calling thread; 0 = cores minus one per accelerator
-  bool pin_threads = true;  // bind worker threads to cores (hwloc)
+  int num_threads = 0;      ///< host workers incl. the calling thread; 0 = cores minus one per accelerator
+  bool pin_threads = true;  ///< bind worker threads to cores (hwloc)
   /// Devices, comma separated: `cpu[:cores]`, `emu[:speed=F][:mem=SIZE][:bw=GB/s][:lat=US]`
   /// (one item per emulated accelerator), `opencl[:index|all][:mem=SIZE]`, `cuda[:index|all]`.
   /// Without `cpu` the host cores only run tasks no accelerator can run.
   std::string devices = "cpu";
-  Schedule schedule = Schedule::Dynamic;
-  Distribution distribution = Distribution::Default;  // per-call Options override it
+  Schedule schedule = Schedule::Dynamic;  ///< Dynamic (greedy, weighted) or Static (owner-computes)
+  Distribution distribution = Distribution::Default;  ///< per-call Options override it
 };
 
 /// (Re)creates the library context; waits for and replaces any existing one.

@@ -1,4 +1,5 @@
-// hetla: heterogeneous tile linear algebra — C++ API.
+/// @file
+/// hetla: heterogeneous tile linear algebra — C++ API.
 #pragma once
 #include "hetla/blas3.hpp"
 #include "hetla/context.hpp"

@@ -1,7 +1,8 @@
-// Dense linear algebra on tile matrices and on column-major arrays.
-// Conventions follow LAPACK: the return value is `info` (0 = success, k > 0 =
-// numerical failure at k); invalid arguments throw hetla::ArgumentError (a
-// std::invalid_argument) naming the LAPACK argument position.
+/// @file
+/// Dense linear algebra on tile matrices and on column-major arrays.
+/// Conventions follow LAPACK: the return value is `info` (0 = success, k > 0 =
+/// numerical failure at k); invalid arguments throw hetla::ArgumentError (a
+/// std::invalid_argument) naming the LAPACK argument position.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -14,8 +15,8 @@ namespace hetla {
 
 /// Per-call options.
 struct Options {
-  int64_t nb = 0;  // tile size (column-major overloads); 0 = chosen from the size and precision
-  Distribution distribution = Distribution::Default;  // Default: the context's (Config)
+  int64_t nb = 0;  ///< tile size (column-major overloads); 0 = chosen from the size and precision
+  Distribution distribution = Distribution::Default;  ///< Default: the context's (Config)
   /// Forced work split of gemm (blas3.hpp) by device name, e.g.
   /// "cpu=0.4,emu0=0.6" (unlisted devices get none); empty: see gemm_split.
   std::string weights = {};
@@ -41,16 +42,19 @@ template <typename T> Tiling hybrid_tiling(int64_t n, int64_t nb = 0, Panels pan
 /// Returns info: 0, or k > 0 if the leading minor of order k is not positive
 /// definite (columns before the failing tile column hold the partial factor).
 template <typename T> int64_t potrf(Uplo uplo, Matrix<T>& A, const Options& opts = {});
+/// Column-major A(lda, n) (LAPACK xPOTRF).
 template <typename T> int64_t potrf(Uplo uplo, int64_t n, T* A, int64_t lda, const Options& opts = {});
 
 /// Solves A X = B with the factor from potrf; B is overwritten by X.
 template <typename T> void potrs(Uplo uplo, const Matrix<T>& A, Matrix<T>& B, const Options& opts = {});
+/// Column-major A(lda, n), B(ldb, nrhs) (LAPACK xPOTRS).
 template <typename T>
 void potrs(Uplo uplo, int64_t n, int64_t nrhs, const T* A, int64_t lda, T* B, int64_t ldb,
            const Options& opts = {});
 
 /// Factors A and solves A X = B; returns potrf's info (B untouched if info > 0).
 template <typename T> int64_t posv(Uplo uplo, Matrix<T>& A, Matrix<T>& B, const Options& opts = {});
+/// Column-major A(lda, n), B(ldb, nrhs) (LAPACK xPOSV).
 template <typename T>
 int64_t posv(Uplo uplo, int64_t n, int64_t nrhs, T* A, int64_t lda, T* B, int64_t ldb,
              const Options& opts = {});

@@ -1,8 +1,9 @@
-// LU factorization with partial pivoting and its solvers (getrf, getrs, gesv).
-// Semantics are LAPACK's: P A = L U with L unit lower triangular (trapezoidal
-// if m > n) and U upper triangular (trapezoidal if m < n), both stored over A;
-// ipiv holds min(m, n) 1-based row interchanges (row i was interchanged with
-// row ipiv[i - 1], in order), counted from the top of the whole matrix.
+/// @file
+/// LU factorization with partial pivoting and its solvers (getrf, getrs, gesv).
+/// Semantics are LAPACK's: P A = L U with L unit lower triangular (trapezoidal
+/// if m > n) and U upper triangular (trapezoidal if m < n), both stored over A;
+/// ipiv holds min(m, n) 1-based row interchanges (row i was interchanged with
+/// row ipiv[i - 1], in order), counted from the top of the whole matrix.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -25,6 +26,7 @@ int64_t getrf(int64_t m, int64_t n, T* A, int64_t lda, int64_t* ipiv, const Opti
 /// Op::Trans or Op::ConjTrans.
 template <typename T>
 void getrs(Op trans, const Matrix<T>& A, const std::vector<int64_t>& ipiv, Matrix<T>& B, const Options& opts = {});
+/// Column-major A(lda, n), B(ldb, nrhs) (LAPACK xGETRS); ipiv from getrf.
 template <typename T>
 void getrs(Op trans, int64_t n, int64_t nrhs, const T* A, int64_t lda, const int64_t* ipiv, T* B, int64_t ldb,
            const Options& opts = {});
@@ -32,6 +34,7 @@ void getrs(Op trans, int64_t n, int64_t nrhs, const T* A, int64_t lda, const int
 /// Factors A (getrf) and solves A X = B; returns getrf's info (B untouched if info > 0).
 template <typename T>
 int64_t gesv(Matrix<T>& A, std::vector<int64_t>& ipiv, Matrix<T>& B, const Options& opts = {});
+/// Column-major A(lda, n), B(ldb, nrhs) (LAPACK xGESV); ipiv receives n entries.
 template <typename T>
 int64_t gesv(int64_t n, int64_t nrhs, T* A, int64_t lda, int64_t* ipiv, T* B, int64_t ldb,
              const Options& opts = {});

@@ -1,6 +1,7 @@
-// Tile matrices: an m x n matrix split into nb x nb tiles (the last tile row
-// and column may be smaller). Storage is either owned and tile-contiguous, or
-// a view of a user's column-major array (no copy; tiles have stride lda).
+/// @file
+/// Tile matrices: an m x n matrix split into nb x nb tiles (the last tile row
+/// and column may be smaller). Storage is either owned and tile-contiguous, or
+/// a view of a user's column-major array (no copy; tiles have stride lda).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -14,13 +15,15 @@ namespace rt { struct Handle; }
 
 /// One tile in host memory: column-major with leading dimension `ld`.
 template <typename T> struct Tile {
-  T* data = nullptr;
-  int64_t ld = 1;
-  int64_t mb = 0;
-  int64_t nb = 0;
+  T* data = nullptr;  ///< element (0, 0)
+  int64_t ld = 1;     ///< leading dimension (column stride)
+  int64_t mb = 0;     ///< rows
+  int64_t nb = 0;     ///< columns
+  /// Element (i, j) of the tile.
   T& operator()(int64_t i, int64_t j) const { return data[i + j * ld]; }
 };
 
+/// Tile size of a Matrix constructed without one.
 inline constexpr int64_t kDefaultTileSize = 256;
 
 /// How a matrix is cut into tiles: a pattern of tile sizes repeated along the
@@ -30,12 +33,16 @@ inline constexpr int64_t kDefaultTileSize = 256;
 /// also names the device that owns each tile column of the pattern; the
 /// Distribution::Hybrid places tasks by it. See hybrid_tiling().
 struct Tiling {
-  std::vector<int64_t> sizes;  // tile sizes, repeated; every entry >= 1
-  std::vector<int> owners;     // empty, or one device index per entry of sizes (0 = host cores)
+  std::vector<int64_t> sizes;  ///< tile sizes, repeated; every entry >= 1
+  std::vector<int> owners;     ///< empty, or one device index per entry of sizes (0 = host cores)
+  /// True for uniform tiles (a one-size pattern).
   bool uniform() const { return sizes.size() == 1; }
+  /// Same sizes and owners.
   bool operator==(const Tiling&) const = default;
 };
 
+/// A dense m x n matrix of T (float, double, std::complex<float> or
+/// std::complex<double>) cut into tiles; copies share the storage.
 template <typename T> class Matrix {
  public:
   /// Empty 0 x 0 matrix.
@@ -46,32 +53,47 @@ template <typename T> class Matrix {
   Matrix(int64_t m, int64_t n, const Tiling& tiling);
   /// View of a column-major array A(lda, n); the array must outlive the view.
   static Matrix view(int64_t m, int64_t n, T* A, int64_t lda, int64_t nb = kDefaultTileSize);
+  /// View of a column-major array A(lda, n) cut by a tiling.
   static Matrix view(int64_t m, int64_t n, T* A, int64_t lda, const Tiling& tiling);
+  /// Tiles and their handles without any element storage (tile data null):
+  /// for a simulated run, whose tasks never touch data.
+  static Matrix shape_only(int64_t m, int64_t n, int64_t nb = kDefaultTileSize);
 
-  /// Column-major <-> tiles, converted by parallel tasks.
+  /// Column-major A(lda, n) into the tiles, converted by parallel tasks.
   void copy_from(const T* A, int64_t lda);
+  /// The tiles into a column-major A(lda, n), converted by parallel tasks.
   void copy_to(T* A, int64_t lda) const;
 
+  /// Rows.
   int64_t m() const { return m_; }
+  /// Columns.
   int64_t n() const { return n_; }
   /// The tile size of a uniform tiling; for other tilings the first size of
   /// the pattern (hybrid_tiling(): the small host tiles). Routines that take
   /// uniform tiles only check uniform_tiles() first.
   int64_t nb() const { return nb_; }
+  /// How the matrix is cut into tiles.
   const Tiling& tiling() const;
+  /// True when every tile (but the last row and column) is nb() x nb().
   bool uniform_tiles() const;
-  /// First row of tile row i / first column of tile column j.
+  /// First row of tile row i.
   int64_t row_offset(int64_t i) const;
+  /// First column of tile column j.
   int64_t col_offset(int64_t j) const;
   /// Owner of tile column j under a hybrid tiling, -1 without owners.
   int tile_owner(int64_t j) const;
-  int64_t mt() const { return mt_; }  // tile rows
-  int64_t nt() const { return nt_; }  // tile columns
+  int64_t mt() const { return mt_; }  ///< tile rows
+  int64_t nt() const { return nt_; }  ///< tile columns
+  /// Rows of tile row i.
   int64_t tile_mb(int64_t i) const;
+  /// Columns of tile column j.
   int64_t tile_nb(int64_t j) const;
+  /// True for a view of a user's array (Matrix::view, sub() of one).
   bool is_view() const;
 
+  /// Tile (i, j) in host memory.
   Tile<T> tile(int64_t i, int64_t j) const;
+  /// The runtime's handle of tile (i, j) (data dependences; internal).
   rt::Handle* handle(int64_t i, int64_t j) const;
   /// Element access (slow; for tests and small fix-ups).
   T& at(int64_t i, int64_t j) const;

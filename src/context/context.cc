@@ -37,7 +37,11 @@ void set_key(Config& c, bool& schedule_given, std::string_view source, std::stri
       bad(source, key, v, "a number of threads from 0 (one per core) to 4096");
     c.num_threads = static_cast<int>(n);
   } else if (key == "devices" || key == "HETLA_DEVICES") {
-    if (v.empty()) bad(source, key, v, "a device list such as cpu, cpu,opencl or cpu,cuda");
+    try {
+      dev::parse_device_list(v);  // syntax now, naming the variable; devices open with the context
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string(source) + ": " + std::string(key) + "='" + v + "': " + e.what());
+    }
     c.devices = v;
   } else if (key == "schedule" || key == "HETLA_SCHEDULE") {
     if (v == "static") c.schedule = Schedule::Static;

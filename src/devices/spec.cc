@@ -1,17 +1,14 @@
 #include "devices/spec.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 
 #include "devices/emulated/emulated_device.hpp"
 #include "util/hwloc_topology.hpp"
-#ifdef HETLA_HAVE_OPENCL
-#include "devices/opencl/opencl_device.hpp"
-#endif
-#ifdef HETLA_HAVE_CUDA
-#include "devices/cuda/cuda_device.hpp"
-#endif
+#include "devices/plugin.hpp"
 
 namespace hetla::dev {
 
@@ -25,6 +22,11 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
 double parse_number(const std::string& item, const std::string& v) {
   std::size_t pos = 0;
   double x = 0;
@@ -33,7 +35,7 @@ double parse_number(const std::string& item, const std::string& v) {
   } catch (const std::exception&) {
     pos = 0;
   }
-  if (pos == 0 || pos != v.size()) throw std::invalid_argument("device '" + item + "': '" + v + "' is not a number");
+  if (pos == 0 || pos != v.size() || std::isnan(x)) throw std::invalid_argument("device '" + item + "': '" + v + "' is not a number");
   return x;
 }
 }  // namespace
@@ -50,8 +52,79 @@ std::size_t parse_size(const std::string& s) {
   }
   if (mult != 1) num.pop_back();
   double x = parse_number("size", num);
-  if (x <= 0) throw std::invalid_argument("size must be positive: " + s);
+  if (!(x > 0)) throw std::invalid_argument("size must be positive: " + s);
+  // Converting a double past 2^64 to size_t is undefined (found by tests/fuzz).
+  if (!(x * mult < 0x1p63)) throw std::invalid_argument("size too large: " + s);
   return static_cast<std::size_t>(x * mult);
+}
+
+namespace {
+const char* const kListHint = " (a comma list such as cpu, cpu,opencl or cpu,emu:speed=0.5)";
+
+EmulatedConfig parse_emu(const std::string& item, const std::vector<std::string>& parts) {
+  EmulatedConfig cfg;
+  for (std::size_t p = 1; p < parts.size(); ++p) {
+    auto eq = parts[p].find('=');
+    if (eq == std::string::npos) throw std::invalid_argument("device '" + item + "': expected key=value, got '" + parts[p] + "'");
+    std::string key = parts[p].substr(0, eq), val = parts[p].substr(eq + 1);
+    if (key == "speed") {
+      cfg.speed = parse_number(item, val);
+      if (!(cfg.speed > 0 && cfg.speed <= 1)) throw std::invalid_argument("device '" + item + "': speed must be in (0, 1]");
+    } else if (key == "mem") {
+      cfg.memory = parse_size(val);
+    } else if (key == "bw") {
+      cfg.bandwidth_gbs = parse_number(item, val);
+      if (!(cfg.bandwidth_gbs > 0 && std::isfinite(cfg.bandwidth_gbs))) throw std::invalid_argument("device '" + item + "': bw must be positive");
+    } else if (key == "lat") {
+      cfg.latency_us = parse_number(item, val);
+      if (!(cfg.latency_us >= 0 && std::isfinite(cfg.latency_us))) throw std::invalid_argument("device '" + item + "': lat must be >= 0");
+    } else if (key == "herk") {  // herk=gemm: diagonal tiles' rank-k updates as GEMMs (Device::herk_as_gemm)
+      if (val != "gemm" && val != "herk") throw std::invalid_argument("device '" + item + "': herk must be gemm or herk");
+      cfg.herk_as_gemm = val == "gemm";
+    } else if (key == "fail") {  // fault injection for tests: fail=alloc|kernel
+      if (val == "alloc") cfg.fail_allocation = true;
+      else if (val == "kernel") cfg.fail_kernels = true;
+      else throw std::invalid_argument("device '" + item + "': fail must be alloc or kernel");
+    } else {
+      throw std::invalid_argument("device '" + item + "': unknown key '" + key + "' (speed, mem, bw, lat, herk)");
+    }
+  }
+  return cfg;
+}
+}  // namespace
+
+std::vector<DeviceItem> parse_device_list(const std::string& spec) {
+  if (trim(spec).empty()) throw std::invalid_argument(std::string("empty device list") + kListHint);
+  std::vector<DeviceItem> out;
+  bool cpu = false;
+  for (const std::string& raw : split(spec, ',')) {
+    DeviceItem d;
+    d.text = trim(raw);
+    if (d.text.empty()) throw std::invalid_argument("empty item in '" + spec + "'" + kListHint);
+    const std::string& item = d.text;
+    const auto parts = split(item, ':');
+    d.kind = parts.empty() ? item : parts[0];
+    if (d.kind == "cpu") {
+      if (cpu) throw std::invalid_argument("device list: 'cpu' given twice");
+      cpu = true;
+      if (parts.size() > 2) throw std::invalid_argument("device '" + item + "': expected cpu[:cores]");
+      if (parts.size() == 2) {
+        double c = parse_number(item, parts[1]);
+        // (the range test first: casting 1e30 to int is undefined; found by tests/fuzz)
+        if (!(c >= 1 && c <= 1 << 20) || c != std::floor(c)) throw std::invalid_argument("device '" + item + "': cores must be a positive integer");
+        d.cores = static_cast<int>(c);
+      }
+    } else if (d.kind == "emu") {
+      d.emu = parse_emu(item, parts);
+    } else if (d.kind == "opencl" || d.kind == "cuda") {
+      if (d.kind == "cuda" && parts.size() > 2) throw std::invalid_argument("device '" + item + "': expected cuda[:index|all]");
+      d.which = parts.size() >= 2 ? item.substr(d.kind.size() + 1) : "0";  // opencl also takes :mem=SIZE
+    } else {
+      throw std::invalid_argument("device list: unknown device '" + item + "' (cpu, emu, opencl, cuda)");
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
 }
 
 DeviceSet parse_devices(const std::string& spec) {
@@ -59,65 +132,20 @@ DeviceSet parse_devices(const std::string& spec) {
   if (spec.empty()) return set;
   set.host_computes = false;
   int emu_count = 0;
-  for (const std::string& item : split(spec, ',')) {
-    auto parts = split(item, ':');
-    const std::string& kind = parts.empty() ? item : parts[0];
+  for (const DeviceItem& entry : parse_device_list(spec)) {
+    const std::string& item = entry.text;
+    const std::string& kind = entry.kind;
+    const std::string& which = entry.which;
     if (kind == "cpu") {
-      if (set.host_computes) throw std::invalid_argument("device list: 'cpu' given twice");
       set.host_computes = true;
-      if (parts.size() > 2) throw std::invalid_argument("device '" + item + "': expected cpu[:cores]");
-      if (parts.size() == 2) {
-        double c = parse_number(item, parts[1]);
-        if (c < 1 || c != static_cast<int>(c)) throw std::invalid_argument("device '" + item + "': cores must be a positive integer");
-        set.host_cores = static_cast<int>(c);
-      }
+      set.host_cores = entry.cores;
     } else if (kind == "emu") {
-      EmulatedConfig cfg;
-      for (std::size_t p = 1; p < parts.size(); ++p) {
-        auto eq = parts[p].find('=');
-        if (eq == std::string::npos) throw std::invalid_argument("device '" + item + "': expected key=value, got '" + parts[p] + "'");
-        std::string key = parts[p].substr(0, eq), val = parts[p].substr(eq + 1);
-        if (key == "speed") {
-          cfg.speed = parse_number(item, val);
-          if (!(cfg.speed > 0 && cfg.speed <= 1)) throw std::invalid_argument("device '" + item + "': speed must be in (0, 1]");
-        } else if (key == "mem") {
-          cfg.memory = parse_size(val);
-        } else if (key == "bw") {
-          cfg.bandwidth_gbs = parse_number(item, val);
-          if (cfg.bandwidth_gbs <= 0) throw std::invalid_argument("device '" + item + "': bw must be positive");
-        } else if (key == "lat") {
-          cfg.latency_us = parse_number(item, val);
-          if (cfg.latency_us < 0) throw std::invalid_argument("device '" + item + "': lat must be >= 0");
-        } else if (key == "herk") {  // herk=gemm: diagonal tiles' rank-k updates as GEMMs (Device::herk_as_gemm)
-          if (val != "gemm" && val != "herk") throw std::invalid_argument("device '" + item + "': herk must be gemm or herk");
-          cfg.herk_as_gemm = val == "gemm";
-        } else if (key == "fail") {  // fault injection for tests: fail=alloc|kernel
-          if (val == "alloc") cfg.fail_allocation = true;
-          else if (val == "kernel") cfg.fail_kernels = true;
-          else throw std::invalid_argument("device '" + item + "': fail must be alloc or kernel");
-        } else {
-          throw std::invalid_argument("device '" + item + "': unknown key '" + key + "' (speed, mem, bw, lat, herk)");
-        }
-      }
-      set.accelerators.push_back(std::make_shared<EmulatedDevice>("emu" + std::to_string(emu_count++), cfg));
-    } else if (kind == "opencl" || kind == "cuda") {
-      if (kind == "cuda" && parts.size() > 2) throw std::invalid_argument("device '" + item + "': expected cuda[:index|all]");
-      std::string which = parts.size() >= 2 ? item.substr(kind.size() + 1) : "0";  // opencl also takes :mem=SIZE
-#ifdef HETLA_HAVE_OPENCL
-      if (kind == "opencl") {
-        for (auto& d : make_opencl_devices(which)) set.accelerators.push_back(d);
-        continue;
-      }
-#endif
-#ifdef HETLA_HAVE_CUDA
-      if (kind == "cuda") {
-        for (auto& d : make_cuda_devices(which)) set.accelerators.push_back(d);
-        continue;
-      }
-#endif
-      throw std::invalid_argument("device '" + item + "': the " + kind + " backend is not built into this hetla");
+      set.accelerators.push_back(std::make_shared<EmulatedDevice>("emu" + std::to_string(emu_count++), entry.emu));
     } else {
-      throw std::invalid_argument("device list: unknown device '" + item + "' (cpu, emu, opencl, cuda)");
+      const auto& kinds = plugin_kinds();
+      if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+        throw std::invalid_argument("device '" + item + "': the " + kind + " backend is not built into this hetla");
+      for (auto& d : plugin(kind).make_devices(which)) set.accelerators.push_back(d);
     }
   }
   if (!set.host_computes && set.accelerators.empty()) throw std::invalid_argument("device list is empty");
@@ -128,23 +156,15 @@ std::vector<DeviceInfo> probe_devices() {
   auto& topo = util::Topology::get();
   std::vector<DeviceInfo> out;
   out.push_back({"cpu", 0, topo.cpu_model(), 0, std::to_string(topo.cores()) + " cores"});
-#ifdef HETLA_HAVE_OPENCL
-  for (auto& d : probe_opencl_devices()) out.push_back(d);
-#endif
-#ifdef HETLA_HAVE_CUDA
-  for (auto& d : probe_cuda_devices()) out.push_back(d);
-#endif
+  for (const auto& p : plugin_status())  // a plugin that does not load shows no devices
+    if (p.loaded)
+      for (auto& d : plugin(p.kind).probe()) out.push_back(d);
   return out;
 }
 
 std::string built_backends() {
   std::string s = "cpu emu";
-#ifdef HETLA_HAVE_OPENCL
-  s += " opencl";
-#endif
-#ifdef HETLA_HAVE_CUDA
-  s += " cuda";
-#endif
+  for (const auto& kind : plugin_kinds()) s += " " + kind;  // built as plugins; plugin_status() says if they load
   return s;
 }
 

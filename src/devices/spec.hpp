@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "devices/device.hpp"
+#include "devices/emulated/emulated_device.hpp"
 
 namespace hetla::dev {
 
@@ -14,7 +15,23 @@ struct DeviceSet {
   std::vector<std::shared_ptr<Device>> accelerators;
 };
 
-/// Throws std::invalid_argument naming the bad item.
+/// One item of a device list, checked but not opened.
+struct DeviceItem {
+  std::string text;    // as written (spaces trimmed), e.g. "emu:speed=0.5"
+  std::string kind;    // cpu, emu, opencl or cuda
+  int cores = 0;       // cpu:N; 0 = default
+  EmulatedConfig emu;  // emu:key=value...
+  std::string which;   // opencl/cuda: everything after "kind:" ("0" when absent); the backend parses it
+};
+
+/// The one parser of device lists ("cpu,emu:speed=0.5,opencl"): splits and
+/// checks every item without opening a device, so a command line or an
+/// environment variable is rejected before any work starts. An empty list or
+/// an empty item throws std::invalid_argument (messages start with "empty").
+std::vector<DeviceItem> parse_device_list(const std::string& spec);
+
+/// Parses and opens the devices; "" = the host only. Throws
+/// std::invalid_argument naming the bad item.
 DeviceSet parse_devices(const std::string& spec);
 
 /// What `hetla info` shows for a device a backend found (not yet opened).

@@ -83,6 +83,7 @@ template <typename T> int64_t getrf(int64_t m, int64_t n, T* A, int64_t lda, int
   detail::require(n >= 0, 2, name, "n < 0");
   detail::check_ld(lda, m, 4, name, "lda");
   if (m == 0 || n == 0) return 0;
+  detail::require(A != nullptr, 3, name, "A is null");
   detail::require(ipiv != nullptr, 5, name, "ipiv is null");
   detail::CallScope scope;  // the tiling is planned for this context's devices
   const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(std::min(m, n), Panels::LU);

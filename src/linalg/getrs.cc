@@ -61,7 +61,9 @@ void getrs(Op trans, int64_t n, int64_t nrhs, const T* A, int64_t lda, const int
   detail::check_ld(lda, n, 5, name, "lda");
   detail::check_ld(ldb, n, 8, name, "ldb");
   if (n == 0 || nrhs == 0) return;
+  detail::require(A != nullptr, 4, name, "A is null");
   detail::require(ipiv != nullptr, 6, name, "ipiv is null");
+  detail::require(B != nullptr, 7, name, "B is null");
   const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(n, Panels::LU);
   detail::CallScope scope;  // the hybrid tiling follows this context's devices (as getrf's)
   const Tiling tiling = detail::call_tiling(scope.rt(), opts.distribution, n, nb, Panels::LU);
@@ -88,7 +90,9 @@ int64_t gesv(int64_t n, int64_t nrhs, T* A, int64_t lda, int64_t* ipiv, T* B, in
   detail::check_ld(lda, n, 4, name, "lda");
   detail::check_ld(ldb, n, 7, name, "ldb");
   if (n == 0) return 0;
+  detail::require(A != nullptr, 3, name, "A is null");
   detail::require(ipiv != nullptr, 5, name, "ipiv is null");
+  detail::require(B != nullptr || nrhs == 0, 6, name, "B is null");
   Options o = opts;
   if (o.nb <= 0) o.nb = default_tile_size<T>(n, Panels::LU);
   int64_t info = getrf(n, n, A, lda, ipiv, o);

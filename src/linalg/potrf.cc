@@ -73,6 +73,7 @@ template <typename T> int64_t potrf(Uplo uplo, int64_t n, T* A, int64_t lda, con
   detail::require(n >= 0, 2, name, "n < 0");
   detail::check_ld(lda, n, 4, name, "lda");
   if (n == 0) return 0;
+  detail::require(A != nullptr, 3, name, "A is null");
   detail::CallScope scope;  // the hybrid tiling follows this context's devices
   const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(n);
   auto M = Matrix<T>::view(n, n, A, lda, detail::call_tiling(scope.rt(), opts.distribution, n, nb));

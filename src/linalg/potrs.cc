@@ -28,6 +28,8 @@ void potrs(Uplo uplo, int64_t n, int64_t nrhs, const T* A, int64_t lda, T* B, in
   detail::check_ld(lda, n, 5, name, "lda");
   detail::check_ld(ldb, n, 7, name, "ldb");
   if (n == 0 || nrhs == 0) return;
+  detail::require(A != nullptr, 4, name, "A is null");
+  detail::require(B != nullptr, 6, name, "B is null");
   const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(n);
   detail::CallScope scope;  // the hybrid tiling follows this context's devices (as potrf's)
   const Tiling tiling = detail::call_tiling(scope.rt(), opts.distribution, n, nb);
@@ -55,6 +57,9 @@ int64_t posv(Uplo uplo, int64_t n, int64_t nrhs, T* A, int64_t lda, T* B, int64_
   detail::require(nrhs >= 0, 3, name, "nrhs < 0");
   detail::check_ld(lda, n, 5, name, "lda");
   detail::check_ld(ldb, n, 7, name, "ldb");
+  // posv's own positions (potrf and potrs would name themselves and theirs)
+  detail::require(A != nullptr || n == 0, 4, name, "A is null");
+  detail::require(B != nullptr || n == 0 || nrhs == 0, 6, name, "B is null");
   int64_t info = potrf(uplo, n, A, lda, opts);
   if (info == 0) potrs(uplo, n, nrhs, A, lda, B, ldb, opts);
   return info;

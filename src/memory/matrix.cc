@@ -51,6 +51,7 @@ template <typename T> struct Matrix<T>::Storage {
   int64_t mb_of(int64_t i) const { return row_off[i + 1] - row_off[i]; }
   int64_t nb_of(int64_t j) const { return col_off[j + 1] - col_off[j]; }
   Tile<T> tile(int64_t i, int64_t j) const {
+    if (!base) return {nullptr, mb_of(i), mb_of(i), nb_of(j)};  // empty or shape-only
     if (lda > 0) return {base + row_off[i] + col_off[j] * lda, lda, mb_of(i), nb_of(j)};
     // owned: tile column j starts at col_off[j] m; tile i in it at row_off[i] nb_of(j)
     return {base + col_off[j] * m + row_off[i] * nb_of(j), mb_of(i), mb_of(i), nb_of(j)};
@@ -108,6 +109,20 @@ Matrix<T> Matrix<T>::view(int64_t m, int64_t n, T* A, int64_t lda, const Tiling&
   s->init_handles();
   M.store_ = s;
   M.m_ = m, M.n_ = n, M.nb_ = tiling.sizes[0], M.mt_ = s->mt, M.nt_ = s->nt;
+  return M;
+}
+
+template <typename T> Matrix<T> Matrix<T>::shape_only(int64_t m, int64_t n, int64_t nb) {
+  if (m < 0) throw ArgumentError(1, "Matrix::shape_only", "m < 0");
+  if (n < 0) throw ArgumentError(2, "Matrix::shape_only", "n < 0");
+  const Tiling tiling{{nb}, {}};
+  check_tiling(tiling, 3, "Matrix::shape_only");
+  Matrix M;
+  auto s = std::make_shared<Storage>();
+  s->set_shape(m, n, tiling);
+  s->init_handles();
+  M.store_ = s;
+  M.m_ = m, M.n_ = n, M.nb_ = nb, M.mt_ = s->mt, M.nt_ = s->nt;
   return M;
 }
 

@@ -29,6 +29,10 @@ void Runtime::copy_to_host(dev::Device& dv, Handle* h, const void* replica) {
     executor_->copy_out(dv, h->host_data, h->ld, replica, h->rows, h->cols, h->elem_size);
     return;
   }
+  if (!h->host_data) {  // a shape-only handle (simulation): no host copy to keep
+    executor_->copy_out(dv, nullptr, h->rows, replica, h->rows, h->cols, h->elem_size);
+    return;
+  }
   thread_local std::vector<std::byte> stage;
   stage.resize(h->bytes);
   executor_->copy_out(dv, stage.data(), h->rows, replica, h->rows, h->cols, h->elem_size);

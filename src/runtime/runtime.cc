@@ -49,6 +49,8 @@ Runtime::Runtime(RuntimeConfig cfg)
   num_workers_ = static_cast<int>(worker_device_.size());
   if (!cfg_.executor) cfg_.executor = std::make_shared<DeviceExecutor>();
   executor_ = cfg_.executor.get();
+  coop_ = cfg_.threads.get();
+  if (coop_) cfg_.pin_threads = false;
   wstats_ = std::make_unique<WorkerStats[]>(static_cast<std::size_t>(num_workers_));
 
   // Capability weights until calibration replaces them: the host rate per
@@ -63,9 +65,14 @@ Runtime::Runtime(RuntimeConfig cfg)
   for (auto& q : queues_) q->heap.reserve(1024);
   if (const char* env = std::getenv("HETLA_PREFETCH_DEPTH"); env && *env)  // A/B runs: 0 = synchronous copies
     cfg_.prefetch_depth = std::max(0, std::atoi(env));
+  if (coop_) cfg_.prefetch_depth = 0;
   if (cfg_.prefetch_depth > 0 && devices_.size() > 1) {
     engines_.resize(devices_.size());
     for (std::size_t d = 1; d < devices_.size(); ++d) engines_[d] = std::make_unique<CopyEngine>();
+  }
+  if (coop_) {
+    for (int w = 1; w < num_workers_; ++w) coop_->start([this, w] { worker_loop(w); });
+    return;
   }
   threads_.reserve(static_cast<std::size_t>(num_workers_ - 1) + engines_.size());
   for (int w = 1; w < num_workers_; ++w) threads_.emplace_back([this, w] { worker_loop(w); });
@@ -89,6 +96,10 @@ Runtime::~Runtime() {
     e->room_cv.notify_all();
   }
   for (auto& th : threads_) th.join();
+  if (coop_) {
+    for (int d = 0; d < num_devices(); ++d) coop_->notify(d, Threads::kAll);
+    coop_->join_all();
+  }
 }
 
 double Runtime::rate(int d, dev::KernelId k) const {
@@ -321,6 +332,7 @@ void Runtime::release(Task* t) {
     std::lock_guard<std::mutex> lk(q.mutex);
     q.cv.notify_all();
   }
+  if (coop_) coop_->notify(Threads::kCaller, 1);  // help_until waits for in_flight_ to drop
 }
 
 void Runtime::wait_all() {
@@ -337,6 +349,7 @@ void Runtime::wait_all() {
 }
 
 void Runtime::wait(Handle* h) {
+  if (coop_) throw std::logic_error("Runtime::wait(handle) is not available with cooperative threads (simulation)");
   std::atomic<bool> reached{false};
   Access a{h, Mode::Read};
   insert([&reached](TaskContext&) { reached.store(true, std::memory_order_release); }, &a, 1,

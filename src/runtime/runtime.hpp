@@ -36,6 +36,7 @@
 #include "runtime/inline_fn.hpp"
 #include "runtime/placement.hpp"
 #include "runtime/task.hpp"
+#include "runtime/threads.hpp"
 
 namespace hetla::trace { class Recorder; }
 
@@ -72,6 +73,9 @@ struct RuntimeConfig {
   /// What carries out task bodies and copies between host and device
   /// memory; null: the devices themselves (DeviceExecutor).
   std::shared_ptr<Executor> executor;
+  /// Worker threads and their blocking; null: std::thread (threads.hpp).
+  /// Set: no copy engines (prefetch_depth 0), no pinning.
+  std::shared_ptr<Threads> threads;
 };
 
 /// Per-device counters since the last reset_stats().
@@ -191,6 +195,7 @@ class Runtime {
   std::vector<int> device_workers_;
   ClockRef clock_;                // cfg_.clock
   Executor* executor_ = nullptr;  // cfg_.executor
+  Threads* coop_ = nullptr;       // cfg_.threads: cooperative (simulated) workers
   std::vector<std::unique_ptr<detail::Queue>> queues_;          // per device
   std::vector<std::unique_ptr<detail::DeviceState>> dstate_;    // per device
   std::unique_ptr<detail::WorkerStats[]> wstats_;               // per worker

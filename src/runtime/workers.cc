@@ -60,6 +60,10 @@ void Runtime::push_to(int d, Task** ts, std::size_t n) {
   }
   if (wake == 1) q.cv.notify_one();
   else if (wake > 1) q.cv.notify_all();
+  if (coop_) {
+    coop_->notify(d, static_cast<int>(n));
+    if (d == 0) coop_->notify(Threads::kCaller, 1);
+  }
 }
 
 Task* Runtime::try_pop(int d) {
@@ -121,6 +125,16 @@ void Runtime::worker_loop(int worker) {
     }
   }
   Queue& q = *queues_[static_cast<std::size_t>(d)];
+  if (coop_) {  // no spinning: only one actor runs at a time
+    for (;;) {
+      if (Task* t = try_pop(d)) {
+        execute(t, worker);
+        continue;
+      }
+      if (stop_) return;
+      coop_->wait(d, [&] { return stop_.load() || q.size.load(std::memory_order_acquire) != 0; });
+    }
+  }
   for (;;) {
     Task* t = try_pop(d);
     for (int spin = 0; !t && spin < kSpinIterations; ++spin) {
@@ -141,6 +155,18 @@ void Runtime::worker_loop(int worker) {
 
 void Runtime::help_until(std::size_t target) {
   Queue& q = *queues_[0];
+  if (coop_) {
+    while (in_flight_.load(std::memory_order_acquire) > target) {
+      if (Task* t = try_pop(0)) {
+        execute(t, 0);
+        continue;
+      }
+      coop_->wait(Threads::kCaller, [&] {
+        return q.size.load(std::memory_order_acquire) != 0 || in_flight_.load(std::memory_order_acquire) <= target;
+      });
+    }
+    return;
+  }
   while (in_flight_.load(std::memory_order_acquire) > target) {
     Task* t = try_pop(0);
     for (int spin = 0; !t && spin < kSpinIterations; ++spin) {

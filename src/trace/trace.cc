@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 #include <map>
 #include <stdexcept>
+
+#include <nlohmann/json.hpp>
 
 namespace hetla::trace {
 
@@ -23,23 +25,6 @@ void check_worker(const Event& e, int num_workers, const char* who) {
                                 std::to_string(e.worker) + ", outside [0, " + std::to_string(num_workers) + ")");
 }
 
-void json_string(std::string& out, const char* s) {
-  out += '"';
-  for (const char* p = s ? s : ""; *p; ++p) {
-    const unsigned char c = static_cast<unsigned char>(*p);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  out += '"';
-}
 }  // namespace
 
 bool is_transfer(const Event& e) {
@@ -121,40 +106,28 @@ Summary summarize(const std::vector<Event>& events, int num_workers, double wind
 
 std::string to_chrome_json(const std::vector<Event>& events, int num_workers,
                            const std::vector<std::string>& row_names) {
-  std::string o;
-  o.reserve(128 + events.size() * 96);
-  o += "{\"traceEvents\":[\n";
-  bool first = true;
-  char buf[160];
+  using nlohmann::ordered_json;
+  // Microseconds rounded to the nanosecond the clock gives.
+  auto us = [](double seconds) { return std::round(seconds * 1e9) / 1e3; };
+  ordered_json list = ordered_json::array();
   for (int w = 0; w < num_workers; ++w) {
     const std::size_t i = static_cast<std::size_t>(w);
     const std::string name = i < row_names.size() ? row_names[i] : "worker " + std::to_string(w);
-    if (!first) o += ",\n";
-    first = false;
-    std::snprintf(buf, sizeof buf,
-                  "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%d,\"args\":{\"name\":", w);
-    o += buf;
-    json_string(o, name.c_str());
-    o += "}}";
+    list.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 0}, {"tid", w}, {"args", {{"name", name}}}});
   }
   for (const auto& e : events) {
-    if (!first) o += ",\n";
-    first = false;
-    const bool transfer = is_transfer(e);
-    o += "{\"name\":";
-    json_string(o, e.label);
-    // Microseconds with nanosecond resolution: fixed notation keeps every digit.
-    std::snprintf(buf, sizeof buf, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":0,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f",
-                  transfer ? "transfer" : "task", e.worker, e.start * 1e6, (e.end - e.start) * 1e6);
-    o += buf;
-    if (e.bytes > 0) {
-      std::snprintf(buf, sizeof buf, ",\"args\":{\"bytes\":%" PRIu64 "}", e.bytes);
-      o += buf;
-    }
-    o += '}';
+    ordered_json ev = {{"name", e.label ? e.label : ""},
+                       {"cat", is_transfer(e) ? "transfer" : "task"},
+                       {"ph", "X"},
+                       {"pid", 0},
+                       {"tid", e.worker},
+                       {"ts", us(e.start)},
+                       {"dur", us(e.end - e.start)}};
+    if (e.bytes > 0) ev["args"] = {{"bytes", e.bytes}};
+    list.push_back(std::move(ev));
   }
-  o += "\n],\"displayTimeUnit\":\"ms\"}\n";
-  return o;
+  const ordered_json doc = {{"traceEvents", std::move(list)}, {"displayTimeUnit", "ms"}};
+  return doc.dump(-1, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace hetla::trace

@@ -8,11 +8,11 @@
 #include <map>
 #include <memory>
 #include <random>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 
 #include "devices/emulated/emulated_device.hpp"
+#include "tune/json_file.hpp"
 #include "util/blas_threads.hpp"
 #include "util/hwloc_topology.hpp"
 
@@ -20,6 +20,7 @@ namespace hetla::tune {
 
 namespace {
 using dev::KernelId;
+constexpr int kWeightsVersion = 1;  // bump on an incompatible change of the weights file
 constexpr KernelId kCalibrated[] = {KernelId::Gemm, KernelId::Herk, KernelId::Trsm, KernelId::Potrf, KernelId::Trmm};
 
 double median(std::vector<double> v) {
@@ -57,7 +58,7 @@ std::string device_key(const dev::Device& d) {
   return std::string(dev::kind_name(d.kind())) + ":" + d.model();
 }
 
-std::vector<Rate> calibrate(rt::Runtime& rt, int64_t nb, int reps) {
+std::vector<Rate> calibrate(rt::Runtime& rt, int64_t nb, int reps, const CalibrateProgress& progress) {
   // Rates are per worker, and tasks run the host BLAS single-threaded; a
   // multi-threaded BLAS would also hide an emulated device's stretch (it
   // scales the worker thread's CPU time, not its BLAS threads').
@@ -81,10 +82,14 @@ std::vector<Rate> calibrate(rt::Runtime& rt, int64_t nb, int reps) {
   std::vector<std::unique_ptr<rt::Handle>> hS;
 
   std::vector<Rate> out;
+  int count = 0, index = 0;
+  for (int d = 0; d < rt.num_devices(); ++d)
+    for (KernelId k : kCalibrated) count += rt.device(d).can_run(k, /*fp64=*/true);
   for (int d = 0; d < rt.num_devices(); ++d) {
     dev::Device& dv = rt.device(d);
     for (KernelId k : kCalibrated) {
       if (!dv.can_run(k, /*fp64=*/true)) continue;  // measured in double precision
+      if (progress) progress(dv.name() + " " + dev::kernel_name(k), index++, count);
       std::vector<double> seconds;
       rt::Handle order;  // serialises the runs: one kernel at a time on the machine
       for (int r = 0; r <= reps; ++r) {  // run 0 warms up (and moves the data)
@@ -149,21 +154,28 @@ std::string weights_path() {
   return (base / "hetla" / "weights.json").string();
 }
 
+// {"version": 1, "rates": [{"device": "...", "kernel": "gemm", "gflops": 36.8}, ...]}
 std::vector<Rate> load(const std::string& path) {
   std::ifstream in(path);
   if (!in) return {};
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string text = ss.str();
-  // The file is written by save(): {"rates":[{"device":"…","kernel":"…","gflops":…},…]}
+  const nlohmann::json doc = read_json_file(in, path, "weights file");
+  check_version(doc, path, "weights file", kWeightsVersion);
+  const FieldError bad{"weights file " + path};
+  const nlohmann::json& rates = member(doc, "rates", bad);
+  if (!rates.is_array()) throw bad("rates", "must be an array");
   std::vector<Rate> out;
-  static const std::regex item(R"re(\{"device":"((?:[^"\\]|\\.)*)","kernel":"([a-z]+)","gflops":([0-9.eE+-]+)\})re");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), item); it != std::sregex_iterator(); ++it) {
-    Rate r{(*it)[1].str(), (*it)[2].str(), std::stod((*it)[3].str())};
-    if (kernel_from_name(r.kernel) != KernelId::None && r.gflops > 0) out.push_back(r);
+  for (std::size_t i = 0; i < rates.size(); ++i) {
+    const std::string at = indexed("rates", i);
+    const nlohmann::json& r = rates[i];
+    if (!r.is_object()) throw bad(at, "must be an object");
+    Rate rate;
+    rate.device = string_field(r, at + ".device", "device", bad);
+    rate.kernel = string_field(r, at + ".kernel", "kernel", bad);
+    if (kernel_from_name(rate.kernel) == KernelId::None)
+      throw bad(at + ".kernel", "'" + rate.kernel + "' is not one of gemm, herk, trsm, potrf, trmm");
+    rate.gflops = positive_field(r, at + ".gflops", "gflops", bad);
+    out.push_back(std::move(rate));
   }
-  if (out.empty() && text.find("\"rates\"") == std::string::npos)
-    throw std::runtime_error("capability weights file " + path + " is not a hetla weights file");
   return out;
 }
 
@@ -171,24 +183,12 @@ void save(const std::vector<Rate>& rates, const std::string& path) {
   std::map<std::pair<std::string, std::string>, double> merged;
   try {
     for (const Rate& r : load(path)) merged[{r.device, r.kernel}] = r.gflops;
-  } catch (const std::exception&) {  // a broken file is replaced
+  } catch (const std::exception&) {  // a broken or older file is replaced
   }
   for (const Rate& r : rates) merged[{r.device, r.kernel}] = r.gflops;
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot write " + path);
-  out << "{\"rates\":[\n";
-  bool first = true;
-  for (const auto& [key, g] : merged) {
-    std::string dev;
-    for (char c : key.first) {
-      if (c == '"' || c == '\\') dev += '\\';
-      dev += c;
-    }
-    out << (first ? "" : ",\n") << "{\"device\":\"" << dev << "\",\"kernel\":\"" << key.second << "\",\"gflops\":" << g << "}";
-    first = false;
-  }
-  out << "\n]}\n";
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& [key, g] : merged) list.push_back({{"device", key.first}, {"kernel", key.second}, {"gflops", g}});
+  write_json_file(path, {{"version", kWeightsVersion}, {"rates", std::move(list)}});
 }
 
 int apply(rt::Runtime& rt, const std::vector<Rate>& rates) {

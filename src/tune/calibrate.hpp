@@ -4,6 +4,7 @@
 // measured rates instead of guesses. Each rate is the median of several runs
 // (one slow outlier must not send all GEMMs to one device).
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,9 @@ std::string device_key(const dev::Device& d);
 
 /// Measures every kernel on every device of `rt` (double precision, tiles of
 /// nb) and installs the rates in `rt`. Takes well under a second per device.
-std::vector<Rate> calibrate(rt::Runtime& rt, int64_t nb = 256, int reps = 5);
+/// `progress` (optional) is called before each kernel: (label, index, count).
+using CalibrateProgress = std::function<void(const std::string& label, int index, int count)>;
+std::vector<Rate> calibrate(rt::Runtime& rt, int64_t nb = 256, int reps = 5, const CalibrateProgress& progress = {});
 
 /// $HETLA_WEIGHTS if set, else $XDG_CACHE_HOME/hetla/weights.json or
 /// ~/.cache/hetla/weights.json.

@@ -1,6 +1,7 @@
 #include "tune/split_model.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -8,15 +9,17 @@
 #include <memory>
 #include <mutex>
 #include <numeric>
-#include <sstream>
 #include <stdexcept>
 
 #include "runtime/runtime.hpp"
 #include "tune/calibrate.hpp"
+#include "tune/json_file.hpp"
 
 namespace hetla::tune {
 
 namespace {
+
+constexpr int kSplitVersion = 1;  // bump on an incompatible change of the file
 
 std::vector<double> normalised(std::vector<double> s) {
   double total = 0;
@@ -61,60 +64,35 @@ std::string SplitModel::default_path() {
   return (std::filesystem::path(weights_path()).parent_path() / "split.json").string();
 }
 
-// One point per line between the brackets:
-//   {"devices": "cpu:X|emu:Y", "n": 2000, "shares": [0.61, 0.39]},
-// Device keys contain no quote or backslash (see device_key), so the format
-// needs no escaping.
+// {"version": 1, "gemm_split": [{"devices": "cpu:X*3|emu:Y", "n": 2000, "shares": [0.61, 0.39]}, ...]}
 void SplitModel::save(const std::string& path) const {
-  const std::filesystem::path p(path);
-  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
-  std::ostringstream out;
-  out.precision(17);
-  out << "{\"gemm_split\": [\n";
-  for (std::size_t i = 0; i < points_.size(); ++i) {
-    const auto& q = points_[i];
-    out << "  {\"devices\": \"" << q.devices << "\", \"n\": " << q.n << ", \"shares\": [";
-    for (std::size_t d = 0; d < q.shares.size(); ++d) out << (d ? ", " : "") << q.shares[d];
-    out << "]}" << (i + 1 < points_.size() ? "," : "") << "\n";
-  }
-  out << "]}\n";
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::trunc);
-    f << out.str();
-    if (!f) throw std::runtime_error("cannot write " + tmp);
-  }
-  std::filesystem::rename(tmp, path);
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& q : points_) list.push_back({{"devices", q.devices}, {"n", q.n}, {"shares", q.shares}});
+  write_json_file(path, {{"version", kSplitVersion}, {"gemm_split", std::move(list)}});
 }
 
 SplitModel SplitModel::load(const std::string& path) {
   SplitModel m;
   std::ifstream f(path);
   if (!f) return m;
-  std::string line;
-  int lineno = 0;
-  auto bad = [&](const std::string& why) {
-    return std::runtime_error(path + ":" + std::to_string(lineno) + ": " + why);
-  };
-  while (std::getline(f, line)) {
-    ++lineno;
-    const auto d0 = line.find("\"devices\": \"");
-    if (d0 == std::string::npos) continue;
+  const nlohmann::json doc = read_json_file(f, path, "split model");
+  check_version(doc, path, "split model", kSplitVersion);
+  const FieldError bad{"split model " + path};
+  const nlohmann::json& points = member(doc, "gemm_split", bad);
+  if (!points.is_array()) throw bad("gemm_split", "must be an array");
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const std::string at = indexed("gemm_split", i);
+    if (!points[i].is_object()) throw bad(at, "must be an object");
     SplitPoint p;
-    const auto d1 = line.find('"', d0 + 12);
-    const auto n0 = line.find("\"n\": ", d1 == std::string::npos ? 0 : d1);
-    const auto s0 = line.find('[', n0 == std::string::npos ? 0 : n0), s1 = line.find(']', s0 == std::string::npos ? 0 : s0);
-    if (d1 == std::string::npos || n0 == std::string::npos || s0 == std::string::npos || s1 == std::string::npos)
-      throw bad("malformed split entry");
-    p.devices = line.substr(d0 + 12, d1 - d0 - 12);
-    try {
-      p.n = std::stod(line.substr(n0 + 5));
-      std::stringstream ss(line.substr(s0 + 1, s1 - s0 - 1));
-      for (std::string item; std::getline(ss, item, ',');) p.shares.push_back(std::stod(item));
-    } catch (const std::exception&) {
-      throw bad("malformed number");
+    p.devices = string_field(points[i], at + ".devices", "devices", bad);
+    p.n = positive_field(points[i], at + ".n", "n", bad);
+    const nlohmann::json& shares = member(points[i], "shares", bad, at + ".shares");
+    if (!shares.is_array() || shares.empty()) throw bad(at + ".shares", "must be a non-empty array of numbers");
+    for (std::size_t d = 0; d < shares.size(); ++d) {
+      if (!shares[d].is_number() || !(shares[d].get<double>() >= 0))
+        throw bad(indexed(at + ".shares", d), "must be a number >= 0");
+      p.shares.push_back(shares[d].get<double>());
     }
-    if (p.shares.empty() || !(p.n > 0)) throw bad("empty shares or bad n");
     m.set(std::move(p));
   }
   return m;
@@ -140,8 +118,9 @@ std::optional<std::vector<double>> predict_split(const rt::Runtime& rt, double n
   if (!g_model) {
     try {
       g_model = std::make_unique<SplitModel>(SplitModel::load(SplitModel::default_path()));
-    } catch (const std::exception&) {
-      g_model = std::make_unique<SplitModel>();  // a damaged file: capability weights, as without one
+    } catch (const std::exception& e) {  // a damaged file: capability weights, as without one
+      std::fprintf(stderr, "hetla: ignoring the split model: %s\n", e.what());
+      g_model = std::make_unique<SplitModel>();
     }
   }
   auto s = g_model->predict(key, n);

@@ -14,12 +14,13 @@
 #include <string>
 #include <vector>
 
-#include "../trace/mini_json.hpp"
+#include <nlohmann/json.hpp>
+
 #include "hetla/version.hpp"
 
 namespace {
 
-namespace json = hetla::testjson;
+using Json = nlohmann::json;
 
 struct Result {
   int rc = -1;
@@ -40,12 +41,12 @@ std::string slurp(const std::string& path) {
 
 /// Runs `PREFIX hetla ARGS` (a prefix such as "taskset -c 1" or "VAR=x");
 /// stdout through the pipe, stderr into a temporary file.
-Result run(const std::string& args, const std::string& prefix = "") {
+Result run_shell(const std::string& command) {
   char tmpl[] = "/tmp/hetla_cli_test_XXXXXX";
   const int fd = mkstemp(tmpl);
   if (fd < 0) throw std::runtime_error("mkstemp failed");
   close(fd);
-  const std::string cmd = prefix + " '" + HETLA_CLI_PATH + "' " + args + " 2>" + tmpl;
+  const std::string cmd = command + " 2>" + tmpl;
   Result r;
   std::FILE* p = popen(cmd.c_str(), "r");
   if (!p) throw std::runtime_error("popen failed");
@@ -57,6 +58,10 @@ Result run(const std::string& args, const std::string& prefix = "") {
   r.err = slurp(tmpl);
   std::remove(tmpl);
   return r;
+}
+
+Result run(const std::string& args, const std::string& prefix = "") {
+  return run_shell(prefix + " '" + HETLA_CLI_PATH + "' " + args);
 }
 
 std::vector<std::string> lines(const std::string& s) {
@@ -71,10 +76,10 @@ std::vector<std::string> lines(const std::string& s) {
 /// Parses one JSON line (strictly) into key -> value text: strings without
 /// their quotes, numbers, true/false/null and nested arrays/objects as written.
 std::map<std::string, std::string> flat_object(const std::string& line) {
-  const json::Value v = json::parse(line);
-  if (!v.is(json::Value::Type::Object)) throw std::runtime_error("not a JSON object: " + line);
+  const Json v = Json::parse(line);
+  if (!v.is_object()) throw std::runtime_error("not a JSON object: " + line);
   std::map<std::string, std::string> m;
-  for (const auto& [key, value] : v.object) m[key] = value.is(json::Value::Type::String) ? value.string : value.raw;
+  for (const auto& [key, value] : v.items()) m[key] = value.is_string() ? value.get<std::string>() : value.dump();
   return m;
 }
 
@@ -136,10 +141,10 @@ TEST(Cli, InfoReportsMachineAndDevices) {
   ASSERT_EQ(recs.size(), 1u);
   EXPECT_TRUE(is_positive_number(recs[0]["cores"]));
   EXPECT_NE(recs[0]["backends"].find("cpu"), std::string::npos) << j.out;
-  const json::Value info = json::parse(lines(j.out).at(0));
-  const auto& devices = info.at("devices").array;
+  const Json info = Json::parse(lines(j.out).at(0));
+  const auto& devices = info.at("devices");
   ASSERT_FALSE(devices.empty()) << j.out;
-  EXPECT_EQ(devices[0].at("kind").string, "cpu");  // the host comes first
+  EXPECT_EQ(devices[0].at("kind").get<std::string>(), "cpu");  // the host comes first
 }
 
 TEST(Cli, VersionAndHelp) {
@@ -151,7 +156,19 @@ TEST(Cli, VersionAndHelp) {
   EXPECT_EQ(dv.out, v.out);
   auto h = run("--help");
   EXPECT_EQ(h.rc, 0);
-  for (const char* s : {"info", "bench", "demo", "version"}) EXPECT_NE(h.out.find(s), std::string::npos) << s;
+  for (const char* s : {"info", "bench", "demo", "tune", "version", "--version", "Exit status"})
+    EXPECT_NE(h.out.find(s), std::string::npos) << s;
+  auto help = run("help");
+  EXPECT_EQ(help.rc, 0);
+  EXPECT_EQ(help.out, h.out);
+  auto unknown = run("frobnicate");
+  EXPECT_EQ(unknown.rc, 2);
+  EXPECT_NE(unknown.err.find("unknown command 'frobnicate'"), std::string::npos) << unknown.err;
+  for (const char* cmd : {"info", "demo", "tune"}) {  // every command has its own help
+    auto c = run(std::string(cmd) + " --help");
+    EXPECT_EQ(c.rc, 0) << cmd;
+    EXPECT_NE(c.out.find(std::string("usage: hetla ") + cmd), std::string::npos) << c.out;
+  }
   auto b = run("bench --help");
   EXPECT_EQ(b.rc, 0);
   for (const char* s : {"potrf", "potrs", "posv", "runtime", "--repeat", "best (minimum)", "30"})
@@ -246,20 +263,20 @@ struct TempDir {
 /// The trace summary of a bench JSON line; checks its shape and returns the
 /// tasks per worker.
 std::vector<int> check_trace_summary(const std::string& line, int workers) {
-  const json::Value rec = json::parse(line);
-  const double imbalance = rec.at("imbalance").number;
+  const Json rec = Json::parse(line);
+  const double imbalance = rec.at("imbalance").get<double>();
   EXPECT_GE(imbalance, 1.0 - 1e-9) << line;
   EXPECT_LE(imbalance, workers + 1e-9) << line;
-  EXPECT_GT(rec.at("busy_pct").number, 0.0) << line;
-  EXPECT_LE(rec.at("busy_pct").number, 100.0 + 1e-9) << line;
-  const auto& ws = rec.at("workers").array;
+  EXPECT_GT(rec.at("busy_pct").get<double>(), 0.0) << line;
+  EXPECT_LE(rec.at("busy_pct").get<double>(), 100.0 + 1e-9) << line;
+  const auto& ws = rec.at("workers");
   EXPECT_EQ(ws.size(), static_cast<std::size_t>(workers)) << line;
   std::vector<int> tasks;
   double max_busy = 0, sum_busy = 0;
   for (std::size_t w = 0; w < ws.size(); ++w) {
-    EXPECT_EQ(ws[w].at("id").number, static_cast<double>(w));
-    tasks.push_back(static_cast<int>(ws[w].at("tasks").number));
-    const double busy = ws[w].at("busy_pct").number;
+    EXPECT_EQ(ws[w].at("id").get<double>(), static_cast<double>(w));
+    tasks.push_back(static_cast<int>(ws[w].at("tasks").get<double>()));
+    const double busy = ws[w].at("busy_pct").get<double>();
     EXPECT_GE(busy, 0.0);
     EXPECT_LE(busy, 100.0 + 1e-9);
     max_busy = std::max(max_busy, busy);
@@ -270,10 +287,10 @@ std::vector<int> check_trace_summary(const std::string& line, int workers) {
   }
   int kernel_tasks = 0;
   std::map<std::string, int> labels;
-  for (const auto& k : rec.at("kernels").array) {
-    labels[k.at("label").string] = static_cast<int>(k.at("count").number);
-    kernel_tasks += static_cast<int>(k.at("count").number);
-    EXPECT_GT(k.at("seconds").number, 0.0);
+  for (const auto& k : rec.at("kernels")) {
+    labels[k.at("label").get<std::string>()] = static_cast<int>(k.at("count").get<double>());
+    kernel_tasks += static_cast<int>(k.at("count").get<double>());
+    EXPECT_GT(k.at("seconds").get<double>(), 0.0);
   }
   int total = 0;
   for (int t : tasks) total += t;
@@ -298,18 +315,18 @@ std::vector<int> svg_rects_per_row(const std::string& svg) {
 
 /// Complete events per thread of a Chrome trace written by --trace FILE.json.
 std::vector<int> chrome_events_per_thread(const std::string& text, int workers) {
-  const json::Value doc = json::parse(text);
+  const Json doc = Json::parse(text);
   std::vector<int> per(static_cast<std::size_t>(workers), 0);
   int named = 0;
-  for (const auto& e : doc.at("traceEvents").array) {
-    const int tid = static_cast<int>(e.at("tid").number);
+  for (const auto& e : doc.at("traceEvents")) {
+    const int tid = static_cast<int>(e.at("tid").get<double>());
     EXPECT_GE(tid, 0);
     EXPECT_LT(tid, workers);
-    if (e.at("ph").string == "M") ++named;
-    if (e.at("ph").string == "X" && tid >= 0 && tid < workers) {
+    if (e.at("ph").get<std::string>() == "M") ++named;
+    if (e.at("ph").get<std::string>() == "X" && tid >= 0 && tid < workers) {
       ++per[static_cast<std::size_t>(tid)];
-      EXPECT_GE(e.at("ts").number, 0.0);
-      EXPECT_GE(e.at("dur").number, 0.0);
+      EXPECT_GE(e.at("ts").get<double>(), 0.0);
+      EXPECT_GE(e.at("dur").get<double>(), 0.0);
     }
   }
   EXPECT_EQ(named, workers);
@@ -346,9 +363,9 @@ TEST(Cli, TraceFilesHaveTasksOnEveryWorker) {
         for (const char* s : {">worker 0 (caller)<", ">worker 1<", "hetla potrf", "n=1000", "nb=64", "GFLOP/s",
                               "imbalance", ">time (ms)<"})
           EXPECT_NE(text.find(s), std::string::npos) << s;
-        const json::Value line = json::parse(ls[0]);
-        for (const auto& k : line.at("kernels").array) {  // legend: "label (count, share%)"
-          const std::string entry = ">" + k.at("label").string + " (" + k.at("count").raw + ", ";
+        const Json line = Json::parse(ls[0]);
+        for (const auto& k : line.at("kernels")) {  // legend: "label (count, share%)"
+          const std::string entry = ">" + k.at("label").get<std::string>() + " (" + k.at("count").dump() + ", ";
           EXPECT_NE(text.find(entry), std::string::npos) << entry;
         }
       } else {
@@ -368,23 +385,23 @@ TEST(Cli, HybridDistributionReportsItsTilesAndUsesEveryDevice) {
     ASSERT_EQ(r.rc, 0) << r.out << r.err;
     const auto ls = lines(r.out);
     ASSERT_EQ(ls.size(), 1u) << r.out;
-    const json::Value v = json::parse(ls[0]);
-    EXPECT_EQ(v.at("residual_ok").raw, "true") << r.out;
-    const auto& sizes = v.at("tiling").at("sizes").array;
-    const auto& owners = v.at("tiling").at("owners").array;
+    const Json v = Json::parse(ls[0]);
+    EXPECT_EQ(v.at("residual_ok").dump(), "true") << r.out;
+    const auto& sizes = v.at("tiling").at("sizes");
+    const auto& owners = v.at("tiling").at("owners");
     ASSERT_EQ(sizes.size(), owners.size());
     ASSERT_GE(sizes.size(), 3u) << r.out;  // host tiles and one large tile per accelerator
-    EXPECT_EQ(sizes[0].number, 32);
-    EXPECT_EQ(owners[0].number, 0);
-    for (const auto& d : v.at("devices").array) EXPECT_GT(d.at("flops_share_pct").number, 0) << r.out;
+    EXPECT_EQ(sizes[0].get<double>(), 32);
+    EXPECT_EQ(owners[0].get<double>(), 0);
+    for (const auto& d : v.at("devices")) EXPECT_GT(d.at("flops_share_pct").get<double>(), 0) << r.out;
   }
 }
 
 /// Total tasks of one run, from the summary of a bench JSON line.
 int total_tasks(const std::string& line) {
   int total = 0;
-  const json::Value v = json::parse(line);  // must outlive the loop (a temporary would not)
-  for (const auto& w : v.at("workers").array) total += static_cast<int>(w.at("tasks").number);
+  const Json v = Json::parse(line);  // must outlive the loop (a temporary would not)
+  for (const auto& w : v.at("workers")) total += static_cast<int>(w.at("tasks").get<double>());
   return total;
 }
 
@@ -399,8 +416,8 @@ TEST(Cli, TraceCoversTheHetlaRunNotTheBaseline) {
   ASSERT_EQ(r.rc, 0) << r.out << r.err;
   auto ls = lines(r.out);
   ASSERT_EQ(ls.size(), 1u);
-  const json::Value rec = json::parse(ls[0]);
-  const int workers = static_cast<int>(rec.at("threads").number);
+  const Json rec = Json::parse(ls[0]);
+  const int workers = static_cast<int>(rec.at("threads").get<double>());
   const std::vector<int> tasks = check_trace_summary(ls[0], workers);
   const std::vector<int> per = chrome_events_per_thread(slurp(file), workers);
   EXPECT_EQ(per, tasks);
@@ -449,7 +466,8 @@ TEST(Cli, JsonErrorsAreJsonObjectsOnStdout) {
        {"bench potrf -n -5 --json", "bench nosuchroutine --json", "bench potrf --bogus --json",
         "bench potrf -n x --json", "bench potrf --devices '' --json", "bench --json", "info --bogus --json",
         "bench potrf -n 200 --json --trace /nonexistent-hetla-dir/t.svg", "bench potrf -n 10000000 --json",
-        "bench potrf --devices nosuchdevice --json", "version --json"}) {
+        "bench potrf --devices nosuchdevice --json", "version --json", "bench potrf -n abc --json",
+        "bench potrf --devices emu:speed=3 --json", "tune --devices cpu,,emu --json"}) {
     auto r = run(args);
     EXPECT_NE(r.rc, 0) << "hetla " << args;
     const auto out = lines(r.out);
@@ -483,6 +501,43 @@ TEST(Cli, SizesAreCheckedAgainstMemory) {
     EXPECT_NE(r.err.find("GiB available"), std::string::npos) << r.err;
     EXPECT_EQ(r.out.find("\"routine\""), std::string::npos) << "ran before the check: " << r.out;
   }
+}
+
+// demo and tune --split check their sizes before allocating too.
+TEST(Cli, DemoAndTuneSizesAreCheckedAgainstMemory) {
+  for (const char* args : {"demo -n 1000000 --nrhs 1", "tune --split -n 100000 --dry-run"}) {
+    auto r = run(args);
+    EXPECT_EQ(r.rc, 1) << "hetla " << args << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find(" n="), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("GiB of memory"), std::string::npos) << r.err;
+  }
+}
+
+// Progress lines ("\r...") go to a terminal only: piped or redirected output
+// has none, with or without --quiet.
+TEST(Cli, PipedOutputHasNoProgress) {
+  for (const char* args : {"bench potrf -n 200,300 --repeat 2", "bench potrf -n 200 --quiet --json",
+                           "demo -n 300 --nrhs 2 --quiet"}) {
+    auto r = run(args);
+    ASSERT_EQ(r.rc, 0) << "hetla " << args << "\n" << r.out << r.err;
+    EXPECT_EQ(r.out.find('\r'), std::string::npos) << "hetla " << args;
+    EXPECT_EQ(r.err.find('\r'), std::string::npos) << "hetla " << args;
+  }
+  auto q = run("demo -n 300 --nrhs 2 --quiet");
+  EXPECT_TRUE(q.err.empty()) << q.err;  // --quiet: not even the step lines
+  auto h = run("bench --help");
+  EXPECT_NE(h.out.find("--quiet"), std::string::npos);
+}
+
+// A terminal (script(1) gives the child one) gets the progress line, erased
+// before the results.
+TEST(Cli, TerminalGetsProgress) {
+  if (std::system("script -qc true /dev/null >/dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1)";
+  auto r = run_shell("script -qc \"'" + std::string(HETLA_CLI_PATH) + "' bench potrf -n 200,300\" /dev/null");
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("\rhetla bench potrf: n=200 precision d 1/2"), std::string::npos) << r.out;
+  auto quiet = run_shell("script -qc \"'" + std::string(HETLA_CLI_PATH) + "' bench potrf -n 200,300 --quiet\" /dev/null");
+  EXPECT_EQ(quiet.out.find("hetla bench potrf: n="), std::string::npos) << quiet.out;
 }
 
 // --energy: joules per counter where readable, else null with the reason

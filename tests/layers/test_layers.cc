@@ -44,14 +44,17 @@ namespace fs = std::filesystem;
 //   memory   tile matrices, handles, distributions over a context's devices.
 //   tasks    tile tasks: kernels inserted into the runtime on matrices' tiles.
 //   linalg   the algorithms, serial loops of tile tasks.
+//   sim      simulation: the runtime's seams on SimGrid, machine models, routines run on them.
 //   api      the C API, thin adapters over linalg.
 //   lapack   libhetla_lapack: the Fortran LAPACK/BLAS names over the API.
 //   tools    the `hetla` command-line tool (and its benchmarks): on top.
+//   python   the Python package's compiled module (python/): beside tools.
 // checks/ (matrix generators and residual checks, shared with the tests) sits
 // at kernels' level for what it includes (kernels/host/*), but only tools (and
 // the tests, which are not checked here) may include it.
-constexpr std::string_view kLayers[] = {"include", "util",   "trace", "kernels", "devices", "runtime", "tune",
-                                        "context", "memory", "tasks", "linalg",  "api",     "lapack", "tools"};
+constexpr std::string_view kLayers[] = {"include", "util",   "trace", "kernels", "devices", "runtime",
+                                        "tune",    "context", "memory", "tasks", "linalg", "sim",
+                                        "api",     "lapack", "tools",  "python"};
 constexpr std::string_view kChecks = "checks";
 constexpr std::string_view kChecksLevel = "kernels";  // what checks/ may include
 constexpr std::string_view kChecksUsers[] = {"checks", "tools"};  // who may include checks/
@@ -90,7 +93,7 @@ std::string layer_of(const fs::path& rel) {
   auto it = rel.begin();
   if (it == rel.end()) return {};
   const std::string top = it->string();
-  if (top == "include" || top == "tools" || top == kChecks) return top;
+  if (top == "include" || top == "tools" || top == "python" || top == kChecks) return top;
   if (top == "src" && ++it != rel.end() && std::next(it) != rel.end()) return it->string();
   return {};
 }
@@ -120,7 +123,7 @@ std::vector<Violation> check_includes(const fs::path& root) {
   static const std::string_view exts[] = {".h", ".hpp", ".c", ".cc", ".cpp", ".cu", ".cuh", ".inl"};
   std::vector<Violation> out;
   std::vector<fs::path> files;
-  for (const char* dir : {"include", "src", "checks", "tools"}) {
+  for (const char* dir : {"include", "src", "checks", "tools", "python"}) {
     if (!fs::is_directory(root / dir)) continue;
     for (const auto& e : fs::recursive_directory_iterator(root / dir))
       if (e.is_regular_file() && std::find(std::begin(exts), std::end(exts), e.path().extension().string()) !=

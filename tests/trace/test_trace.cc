@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "mini_json.hpp"
+#include <nlohmann/json.hpp>
+
 #include "runtime/runtime.hpp"
 #include "trace/trace.hpp"
 
@@ -20,7 +21,6 @@ namespace {
 using hetla::trace::Event;
 using hetla::trace::Kind;
 namespace trace = hetla::trace;
-namespace json = hetla::testjson;
 
 std::size_t count(const std::string& text, const std::string& needle) {
   std::size_t n = 0;
@@ -248,38 +248,38 @@ TEST(TraceChromeJson, OneCompleteEventPerTaskAndThreadNames) {
   std::vector<Event> ev = sample();
   ev.push_back({"copy \"q\"\\", 2, 1.234567891, 1.5, 8192, Kind::Transfer});
   const std::string text = trace::to_chrome_json(ev, 3, {"caller"});
-  const json::Value doc = json::parse(text);
-  ASSERT_TRUE(doc.is(json::Value::Type::Object));
-  EXPECT_EQ(doc.at("displayTimeUnit").string, "ms");
+  const nlohmann::json doc = nlohmann::json::parse(text);  // throws on invalid JSON
+  ASSERT_TRUE(doc.is_object());
+  EXPECT_EQ(doc.at("displayTimeUnit"), "ms");
   const auto& list = doc.at("traceEvents");
-  ASSERT_TRUE(list.is(json::Value::Type::Array));
-  std::vector<const json::Value*> complete;
+  ASSERT_TRUE(list.is_array());
+  std::vector<const nlohmann::json*> complete;
   std::map<int, std::string> names;
-  for (const auto& e : list.array) {
-    const std::string ph = e.at("ph").string;
+  for (const auto& e : list) {
+    const std::string ph = e.at("ph");
     if (ph == "X") complete.push_back(&e);
     if (ph == "M") {
-      EXPECT_EQ(e.at("name").string, "thread_name");
-      names[static_cast<int>(e.at("tid").number)] = e.at("args").at("name").string;
+      EXPECT_EQ(e.at("name"), "thread_name");
+      names[e.at("tid").get<int>()] = e.at("args").at("name");
     }
   }
   EXPECT_EQ(names, (std::map<int, std::string>{{0, "caller"}, {1, "worker 1"}, {2, "worker 2"}}));
   ASSERT_EQ(complete.size(), ev.size());
   for (std::size_t i = 0; i < ev.size(); ++i) {
     const auto& e = *complete[i];
-    EXPECT_EQ(e.at("name").string, ev[i].label);
-    EXPECT_EQ(e.at("tid").number, ev[i].worker);
-    EXPECT_NEAR(e.at("ts").number, ev[i].start * 1e6, 1e-3);  // nanosecond resolution, no rounding to 6 digits
-    EXPECT_NEAR(e.at("dur").number, (ev[i].end - ev[i].start) * 1e6, 1e-3);
+    EXPECT_EQ(e.at("name"), ev[i].label);
+    EXPECT_EQ(e.at("tid"), ev[i].worker);
+    EXPECT_NEAR(e.at("ts").get<double>(), ev[i].start * 1e6, 1e-3);  // nanosecond resolution, no rounding to 6 digits
+    EXPECT_NEAR(e.at("dur").get<double>(), (ev[i].end - ev[i].start) * 1e6, 1e-3);
   }
-  EXPECT_EQ(complete.back()->at("cat").string, "transfer");
-  EXPECT_EQ(complete.back()->at("args").at("bytes").number, 8192);
-  EXPECT_EQ(complete.front()->at("cat").string, "task");
-  EXPECT_EQ(complete.front()->find("args"), nullptr);
+  EXPECT_EQ(complete.back()->at("cat"), "transfer");
+  EXPECT_EQ(complete.back()->at("args").at("bytes"), 8192);
+  EXPECT_EQ(complete.front()->at("cat"), "task");
+  EXPECT_FALSE(complete.front()->contains("args"));
   // No workers given: no metadata, still valid.
-  const json::Value bare = json::parse(trace::to_chrome_json(sample()));
-  EXPECT_EQ(bare.at("traceEvents").array.size(), 3u);
-  EXPECT_EQ(json::parse(trace::to_chrome_json({})).at("traceEvents").array.size(), 0u);
+  const nlohmann::json bare = nlohmann::json::parse(trace::to_chrome_json(sample()));
+  EXPECT_EQ(bare.at("traceEvents").size(), 3u);
+  EXPECT_EQ(nlohmann::json::parse(trace::to_chrome_json({})).at("traceEvents").size(), 0u);
 }
 
 TEST(TraceSvg, WellFormedOneRectPerEventAndLegend) {

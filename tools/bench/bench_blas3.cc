@@ -32,21 +32,13 @@ template <typename T> double norm2(const std::vector<T>& v) {
   return fro<T>(static_cast<int64_t>(v.size()), 1, v.data(), std::max<std::size_t>(1, v.size()));
 }
 
-std::string split_json(const std::vector<DeviceShare>& split) {
-  std::string s = "[";
-  for (std::size_t d = 0; d < split.size(); ++d) {
-    if (d) s += ',';
-    s += "{\"device\":";
-    s += json_escape(split[d].device);
-    s += ",\"share\":";
-    s += json_value(split[d].share);
-    s += '}';
-  }
-  s += ']';
+Json split_json(const std::vector<DeviceShare>& split) {
+  Json s = Json::array();
+  for (const auto& d : split) s.push_back({{"device", d.device}, {"share", json_number(d.share)}});
   return s;
 }
 
-Record with_extras(const BenchConfig& c, const LinalgResult& r, int64_t k, const std::string& split) {
+Record with_extras(const BenchConfig& c, const LinalgResult& r, int64_t k, const Json& split) {
   Record rec = make_record(c, r);
   rec.add("k", k, "", 6)
       .add("transa", std::string(1, static_cast<char>(c.transa)), "ta")
@@ -76,7 +68,7 @@ template <typename T> Record run_gemm(const BenchConfig& c) {
   const double size = std::cbrt(static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k));
   // The split of the last timed run (learned from the earlier ones unless
   // --weights forces it); computed here first so bad --weights fail before the work.
-  std::string split = split_json(gemm_split(opts, size, std::is_same_v<real_t<T>, double>));
+  Json split = split_json(gemm_split(opts, size, std::is_same_v<real_t<T>, double>));
   const auto A = bench::random_matrix<T>(ar, ac, lda, 8100 + static_cast<uint64_t>(m));
   const auto B = bench::random_matrix<T>(br, bc, ldb, 8200 + static_cast<uint64_t>(n));
   const auto C0 = bench::random_matrix<T>(m, n, ldc, 8300 + static_cast<uint64_t>(k));
@@ -141,7 +133,7 @@ template <typename T> Record run_syrk(const BenchConfig& c) {
                          static_cast<double>(std::max<int64_t>(1, k)) * bench::eps<T>();
     r.residual = scale > 0 ? norm2(z) / scale : norm2(z);
   }
-  return with_extras(c, r, k, "");
+  return with_extras(c, r, k, Json());
 }
 
 // ---- trsm: B = alpha op(A)^-1 B from the left, A (m x m) --uplo triangular, op = --transa
@@ -178,7 +170,7 @@ template <typename T> Record run_trsm(const BenchConfig& c) {
         static_cast<double>(std::max<int64_t>(1, m)) * bench::eps<T>();
     r.residual = scale > 0 ? norm2(z) / scale : norm2(z);
   }
-  return with_extras(c, r, m, "");
+  return with_extras(c, r, m, Json());
 }
 
 constexpr unsigned kCommon = kOptPrecision | kOptCheck | kOptBaseline | kOptRepeat | kOptThreads | kOptNb;

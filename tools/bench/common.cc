@@ -79,26 +79,24 @@ TraceCapture::Pause::Pause() : paused_(g_paused) { g_paused = g_active; }
 TraceCapture::Pause::~Pause() { g_paused = paused_; }
 
 void add_trace_summary(Record& rec, const trace::Summary& s) {
-  std::string workers = "[", kernels = "[";
+  Json workers = Json::array(), kernels = Json::array();
   double mean_busy = 0;  // over the workers, not the copy engines' rows
   std::size_t compute_rows = 0;
   for (const auto& ws : s.workers) compute_rows += !ws.transfers_only;
   for (std::size_t w = 0; w < s.workers.size(); ++w) {
     const auto& ws = s.workers[w];
     if (!ws.transfers_only) mean_busy += ws.busy_fraction / static_cast<double>(compute_rows);
-    workers += (w ? ",{\"id\":" : "{\"id\":") + std::to_string(w) + ",\"tasks\":" + std::to_string(ws.tasks) +
-               ",\"busy_pct\":" + json_value(100 * ws.busy_fraction) + "}";
+    workers.push_back({{"id", w}, {"tasks", ws.tasks}, {"busy_pct", json_number(100 * ws.busy_fraction)}});
   }
-  for (std::size_t k = 0; k < s.kernels.size(); ++k) {
-    const auto& ks = s.kernels[k];
-    kernels += (k ? ",{\"label\":" : "{\"label\":") + json_escape(ks.label) +
-               ",\"count\":" + std::to_string(ks.count) + ",\"seconds\":" + json_value(ks.seconds) +
-               ",\"share_pct\":" + json_value(100 * ks.share) + "}";
-  }
+  for (const auto& ks : s.kernels)
+    kernels.push_back({{"label", ks.label},
+                       {"count", ks.count},
+                       {"seconds", json_number(ks.seconds)},
+                       {"share_pct", json_number(100 * ks.share)}});
   rec.add("busy_pct", 100 * mean_busy, "busy%", 5, 1)
       .add("imbalance", s.imbalance, "imbal", 5, 2)
-      .add("workers", RawJson{workers + "]"}, "-")
-      .add("kernels", RawJson{kernels + "]"}, "-");
+      .add("workers", RawJson{std::move(workers)}, "-")
+      .add("kernels", RawJson{std::move(kernels)}, "-");
 }
 
 void add_device_summary(Record& rec, const TraceCapture& cap) {
@@ -106,19 +104,19 @@ void add_device_summary(Record& rec, const TraceCapture& cap) {
   if (devs.empty()) return;
   double total_flops = 0;
   for (const auto& d : devs) total_flops += d.stats.flops;
-  std::string list = "[";
-  for (std::size_t k = 0; k < devs.size(); ++k) {
-    const auto& d = devs[k];
+  Json list = Json::array();
+  for (const auto& d : devs) {
     const double busy = cap.seconds() > 0 && d.workers > 0 ? d.stats.busy_seconds / (d.workers * cap.seconds()) : 0;
-    if (k) list += ',';
-    list += "{\"device\":" + json_escape(d.name) + ",\"workers\":" + std::to_string(d.workers) +
-            ",\"tasks\":" + std::to_string(d.stats.tasks) +
-            ",\"flops_share_pct\":" + json_value(total_flops > 0 ? 100 * d.stats.flops / total_flops : 0.0) +
-            ",\"busy_pct\":" + json_value(100 * busy) + ",\"bytes_in\":" + std::to_string(d.stats.bytes_in) +
-            ",\"bytes_out\":" + std::to_string(d.stats.bytes_out) +
-            ",\"evictions\":" + std::to_string(d.stats.evictions) + "}";
+    list.push_back({{"device", d.name},
+                    {"workers", d.workers},
+                    {"tasks", d.stats.tasks},
+                    {"flops_share_pct", json_number(total_flops > 0 ? 100 * d.stats.flops / total_flops : 0.0)},
+                    {"busy_pct", json_number(100 * busy)},
+                    {"bytes_in", d.stats.bytes_in},
+                    {"bytes_out", d.stats.bytes_out},
+                    {"evictions", d.stats.evictions}});
   }
-  rec.add("devices", RawJson{list + "]"}, "-");
+  rec.add("devices", RawJson{std::move(list)}, "-");
 }
 
 void add_energy_summary(Record& rec, const TraceCapture& cap) {
@@ -128,12 +126,9 @@ void add_energy_summary(Record& rec, const TraceCapture& cap) {
     rec.add("energy", Value(), "-").add("energy_note", "not measured: " + meter->unavailable_reason(), "-");
     return;
   }
-  std::string list = "[";
-  for (std::size_t k = 0; k < cap.joules().size(); ++k) {
-    const auto& e = cap.joules()[k];
-    list += std::string(k ? "," : "") + "{\"device\":" + json_escape(e.device) + ",\"joules\":" + json_value(e.joules) + "}";
-  }
-  rec.add("energy", RawJson{list + "]"}, "-");
+  Json list = Json::array();
+  for (const auto& e : cap.joules()) list.push_back({{"device", e.device}, {"joules", json_number(e.joules)}});
+  rec.add("energy", RawJson{std::move(list)}, "-");
 }
 
 Record make_record(const BenchConfig& c, const LinalgResult& r) {
@@ -178,13 +173,7 @@ Record make_record(const BenchConfig& c, const LinalgResult& r) {
       .add("ratio", ratio, "", 6, 3);
   if (hetla::detail::default_distribution() == Distribution::Hybrid) {  // the tiles the run was cut in
     const Tiling t = hetla::hybrid_tiling<double>(r.tiled_n < 0 ? r.n : r.tiled_n, r.nb, r.panels);
-    std::string sizes, owners;
-    for (std::size_t k = 0; k < t.sizes.size(); ++k) {
-      if (k) sizes += ',', owners += ',';
-      sizes += std::to_string(t.sizes[k]);
-      owners += std::to_string(t.owners[k]);
-    }
-    rec.add("tiling", RawJson{"{\"sizes\":[" + sizes + "],\"owners\":[" + owners + "]}"}, "-");
+    rec.add("tiling", RawJson{Json{{"sizes", t.sizes}, {"owners", t.owners}}}, "-");
   }
   rec.failed = failed;
   return rec;

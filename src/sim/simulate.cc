@@ -1,0 +1,163 @@
+#include "sim/simulate.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <simgrid/s4u.hpp>
+#include <stdexcept>
+#include <string>
+
+#include "context/context.hpp"
+#include "hetla/linalg.hpp"
+#include "runtime/runtime.hpp"
+#include "sim/sim_device.hpp"
+#include "sim/simgrid_runtime.hpp"
+
+namespace hetla::sim {
+
+namespace s4u = simgrid::s4u;
+using nlohmann::json;
+
+namespace {
+
+Distribution distribution_of(const std::string& s) {
+  if (s.empty() || s == "default") return Distribution::Default;
+  if (s == "1d") return Distribution::OneD;
+  if (s == "2d") return Distribution::TwoD;
+  if (s == "weighted") return Distribution::Weighted;
+  throw std::invalid_argument("simulate: unknown distribution '" + s + "' (default, 1d, 2d, weighted)");
+}
+
+template <typename T> void run_routine(const Request& req, int64_t nb) {
+  if (req.routine != "potrf") throw std::invalid_argument("simulate: routine '" + req.routine + "' not simulated yet (potrf)");
+  Matrix<T> A = Matrix<T>::shape_only(req.n, req.n, nb);
+  Options o;
+  o.distribution = distribution_of(req.distribution);
+  potrf(Uplo::Lower, A, o);
+}
+
+// The algorithm's actor: builds the runtime on the simulated seams, runs the
+// routine (its serial loop of insertions), collects the statistics.
+json simulate_in_engine(const MachineModel& model, const Request& req) {
+  Platform platform(model);
+  std::vector<const Rates*> rates{&model.host};
+  rt::RuntimeConfig rc;
+  rc.num_workers = req.cores > 0 ? req.cores : model.cores;
+  rc.schedule = req.schedule;
+  for (std::size_t i = 0; i < model.devices.size(); ++i)
+    for (int k = 0; k < model.devices[i].count; ++k) {
+      rc.accelerators.push_back(
+          std::make_shared<SimDevice>(model.devices[i].count == 1 ? model.devices[i].name : model.devices[i].name + std::to_string(k),
+                                      model.devices[i], static_cast<int>(i)));
+      rates.push_back(&model.devices[i].rates);
+    }
+  auto executor = std::make_shared<SimExecutor>(platform, rates);
+  rc.executor = executor;
+  rc.clock = std::make_shared<SimClock>();
+  rc.threads = std::make_shared<SimThreads>(platform.cpu);
+  const int64_t nb = req.nb > 0 ? req.nb : 512;
+  const int p = precision_index(req.precision);
+  json out;
+  s4u::Actor::create("main", platform.cpu, [&] {
+    try {
+      detail::init_runtime(rc);
+      {
+        std::lock_guard<std::recursive_mutex> lk(detail::call_mutex());
+        rt::Runtime& rt = detail::runtime();
+        // Placement weighs devices by the model's rates at this tile size, as
+        // calibration would on the real machine.
+        for (int d = 0; d < rt.num_devices(); ++d)
+          for (std::size_t k = 1; k < kKernels; ++k) {
+            const double r = rates[static_cast<std::size_t>(d)]->flops_per_second(static_cast<dev::KernelId>(k), p,
+                                                                                   static_cast<double>(nb));
+            rt.set_rate(d, static_cast<dev::KernelId>(k), r);
+          }
+        rt.reset_stats();
+      }
+      const double t0 = s4u::Engine::get_clock();
+      switch (req.precision) {
+        case 's': run_routine<float>(req, nb); break;
+        case 'd': run_routine<double>(req, nb); break;
+        case 'c': run_routine<std::complex<float>>(req, nb); break;
+        default: run_routine<std::complex<double>>(req, nb); break;
+      }
+      executor->settle();  // the final write-backs
+      out["seconds"] = s4u::Engine::get_clock() - t0;
+      std::lock_guard<std::recursive_mutex> lk(detail::call_mutex());
+      rt::Runtime& rt = detail::runtime();
+      auto st = rt.stats();
+      json devs = json::array();
+      for (int d = 0; d < rt.num_devices(); ++d) {
+        const auto& s = st[static_cast<std::size_t>(d)];
+        devs.push_back({{"name", rt.device(d).name()}, {"workers", d == 0 ? rt.num_host_workers() : 1}, {"tasks", s.tasks}, {"flops", s.flops},
+                        {"busy_seconds", s.busy_seconds}, {"bytes_in", s.bytes_in}, {"bytes_out", s.bytes_out},
+                        {"evictions", s.evictions}});
+      }
+      out["devices"] = devs;
+    } catch (const std::exception& e) {
+      out["error"] = e.what();
+    }
+    hetla::finalize();  // ends the workers (actors) before the simulation ends
+  });
+  s4u::Engine::get_instance()->run();
+  return out;
+}
+
+}  // namespace
+
+Result simulate(const MachineModel& model, const Request& req) {
+  if (req.n < 1) throw std::invalid_argument("simulate: n must be >= 1");
+  precision_index(req.precision);
+  hetla::finalize();  // no runtime threads across fork()
+  int fds[2];
+  if (pipe(fds) != 0) throw std::runtime_error("simulate: pipe failed");
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("simulate: fork failed");
+  if (pid == 0) {
+    close(fds[0]);
+    json out;
+    try {
+      int argc = 5;
+      char a0[] = "hetla", a1[] = "--cfg=contexts/factory:thread", a2[] = "--cfg=network/model:CM02",
+           a3[] = "--cfg=network/crosstraffic:0", a4[] = "--log=root.thresh:critical";
+      char* argv[] = {a0, a1, a2, a3, a4, nullptr};
+      s4u::Engine engine(&argc, argv);
+      s4u::Engine::set_config("network/TCP-gamma:0");
+      out = simulate_in_engine(model, req);
+    } catch (const std::exception& e) {
+      out["error"] = e.what();
+    }
+    const std::string s = out.dump();
+    std::size_t done = 0;
+    while (done < s.size()) {
+      const ssize_t w = write(fds[1], s.data() + done, s.size() - done);
+      if (w <= 0) break;
+      done += static_cast<std::size_t>(w);
+    }
+    close(fds[1]);
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string text;
+  char buf[4096];
+  for (ssize_t r; (r = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(r));
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (text.empty()) throw std::runtime_error("simulate: the simulation process died (status " + std::to_string(status) + ")");
+  json out = json::parse(text);
+  if (out.contains("error")) throw std::runtime_error("simulate: " + out["error"].get<std::string>());
+  Result res;
+  res.seconds = out["seconds"].get<double>();
+  const double n = static_cast<double>(req.n);
+  res.flops = n * n * n / 3 * (req.precision == 'c' || req.precision == 'z' ? 4 : 1);
+  for (const auto& d : out["devices"])
+    res.devices.push_back({d["name"], d["workers"], d["tasks"], d["flops"], d["busy_seconds"], d["bytes_in"], d["bytes_out"],
+                           d["evictions"]});
+  return res;
+}
+
+}  // namespace hetla::sim

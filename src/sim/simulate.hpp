@@ -1,0 +1,44 @@
+// A simulated run of a routine on a machine model: the real runtime and
+// routine on SimGrid's clock, shape-only matrices (no element storage).
+// Each run happens in a child process (SimGrid allows one simulation per
+// process), so the caller may simulate repeatedly.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/placement.hpp"
+#include "sim/model.hpp"
+
+namespace hetla::sim {
+
+struct Request {
+  std::string routine = "potrf";  // potrf so far
+  int64_t n = 0;
+  int64_t nb = 0;  // 0: 512
+  char precision = 'd';
+  rt::Schedule schedule = rt::Schedule::Dynamic;
+  int cores = 0;   // host workers; 0: the model's cores
+  /// Static schedule: the distribution ("1d", "2d", "weighted"; "" default).
+  std::string distribution;
+};
+
+struct DeviceResult {
+  std::string name;
+  int workers = 1;
+  uint64_t tasks = 0;
+  double flops = 0, busy_seconds = 0;
+  uint64_t bytes_in = 0, bytes_out = 0, evictions = 0;
+};
+
+struct Result {
+  double seconds = 0;
+  double flops = 0;  // the routine's nominal flop count
+  std::vector<DeviceResult> devices;
+};
+
+/// Simulates `req` on `model`; throws std::runtime_error with the child's
+/// message when the simulation fails.
+Result simulate(const MachineModel& model, const Request& req);
+
+}  // namespace hetla::sim

@@ -1,0 +1,47 @@
+// dev::parse_device_list, the one parser of device lists (CLI --devices,
+// HETLA_DEVICES, hetla_init_config "devices="): syntax checked, nothing opened.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "devices/spec.hpp"
+
+using hetla::dev::parse_device_list;
+
+namespace {
+std::string error_of(const std::string& spec) {
+  try {
+    parse_device_list(spec);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(DeviceSpec, ItemsAreParsedWithoutOpening) {
+  const auto items = parse_device_list(" cpu:3 , emu:speed=0.5:mem=64M:herk=gemm,opencl,cuda:all");
+  ASSERT_EQ(items.size(), 4u);
+  EXPECT_EQ(items[0].kind, "cpu");
+  EXPECT_EQ(items[0].cores, 3);
+  EXPECT_EQ(items[1].text, "emu:speed=0.5:mem=64M:herk=gemm");
+  EXPECT_DOUBLE_EQ(items[1].emu.speed, 0.5);
+  EXPECT_EQ(items[1].emu.memory, 64u << 20);
+  EXPECT_TRUE(items[1].emu.herk_as_gemm);
+  EXPECT_EQ(items[2].which, "0");  // opencl: the first device
+  EXPECT_EQ(items[3].which, "all");  // cuda need not be built: nothing is opened
+}
+
+TEST(DeviceSpec, BadListsNameTheProblem) {
+  EXPECT_EQ(error_of("").rfind("empty device list", 0), 0u);
+  EXPECT_EQ(error_of("  ").rfind("empty device list", 0), 0u);
+  EXPECT_EQ(error_of("cpu,,emu").rfind("empty item in 'cpu,,emu'", 0), 0u);
+  EXPECT_EQ(error_of("cpu,").rfind("empty item", 0), 0u);
+  EXPECT_NE(error_of("cpu,cpu").find("'cpu' given twice"), std::string::npos);
+  EXPECT_NE(error_of("cpu:0").find("cores must be a positive integer"), std::string::npos);
+  EXPECT_NE(error_of("emu:speed=2").find("speed must be in (0, 1]"), std::string::npos);
+  EXPECT_NE(error_of("emu:warp=9").find("unknown key 'warp'"), std::string::npos);
+  EXPECT_NE(error_of("emu:mem=lots").find("'lots' is not a number"), std::string::npos);
+  EXPECT_NE(error_of("gpu").find("unknown device 'gpu'"), std::string::npos);
+}
