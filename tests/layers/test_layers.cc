@@ -52,9 +52,9 @@ namespace fs = std::filesystem;
 // checks/ (matrix generators and residual checks, shared with the tests) sits
 // at kernels' level for what it includes (kernels/host/*), but only tools (and
 // the tests, which are not checked here) may include it.
-constexpr std::string_view kLayers[] = {"include", "util",   "trace", "kernels", "devices", "runtime",
-                                        "tune",    "context", "memory", "tasks", "linalg", "sim",
-                                        "api",     "lapack", "tools",  "python"};
+constexpr std::string_view kLayers[] = {"include", "util",    "trace",  "kernels", "devices", "runtime",
+                                        "tune",    "context", "memory", "tasks",   "linalg",  "sim",
+                                        "api",     "lapack",  "tools",  "python"};
 constexpr std::string_view kChecks = "checks";
 constexpr std::string_view kChecksLevel = "kernels";  // what checks/ may include
 constexpr std::string_view kChecksUsers[] = {"checks", "tools"};  // who may include checks/
