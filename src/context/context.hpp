@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "hetla/context.hpp"
+#include "runtime/reentry.hpp"
 #include "runtime/runtime.hpp"
 #include "util/blas_threads.hpp"
 #include "util/hwloc_topology.hpp"
@@ -36,13 +37,15 @@ Config config_from_environment();
 /// With pinned workers the caller, worker 0, is bound to the first core of
 /// the process's CPU set (util::Topology) for the call: left free, the scheduler may park it on a core a pinned worker (or
 /// another library's spinning thread) holds; measured, that halved dgetrf
-/// n=2000 after an OpenBLAS call in the same process.
+/// n=2000 after an OpenBLAS call in the same process. The thread is marked
+/// inside hetla (rt::ReentryScope) while it runs tasks as worker 0.
 class CallScope {
  public:
   CallScope() : lock_(call_mutex()), blas_(1), binding_(runtime().pins_threads() ? 0 : -1) {}
   rt::Runtime& rt() { return runtime(); }
 
  private:
+  rt::ReentryScope inside_;
   std::unique_lock<std::recursive_mutex> lock_;
   util::BlasThreadsGuard blas_;
   util::ScopedCoreBinding binding_;

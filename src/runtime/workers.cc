@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "runtime/reentry.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/runtime_detail.hpp"
 #include "trace/trace.hpp"
@@ -110,6 +111,7 @@ void Runtime::execute(Task* t, int worker) {
 }
 
 void Runtime::worker_loop(int worker) {
+  const ReentryScope inside;  // vendor calls from tasks must not re-enter hetla (reentry.hpp)
   const int d = worker_device_[static_cast<std::size_t>(worker)];
   if (d == 0) {
     if (cfg_.pin_threads) util::Topology::get().bind_current_thread_to_core(worker);

@@ -50,6 +50,7 @@ cmake -S "$examples" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$P" -DCMAKE_BUILD_TYP
 cmake --build "$work/cmake" -j2 >/dev/null
 "$work/cmake/factor"
 "$work/cmake/solve"
+"$work/cmake/lapack_dropin"
 
 step "pkg-config consumer (examples/Makefile)"
 libdir=$(ls -d "$P"/lib*/pkgconfig | head -n1)
@@ -57,4 +58,8 @@ mkdir "$work/pc"
 PKG_CONFIG_PATH=$libdir make -s -C "$work/pc" -f "$examples/Makefile"
 "$work/pc/factor"
 "$work/pc/solve"
+"$work/pc/lapack_dropin"
+step "vendor-built LAPACK program, LD_PRELOAD=P/lib/libhetla_lapack.so"
+cc "$examples/lapack_dropin.c" -o "$work/lapack_vendor" -llapack -lblas -lm
+LD_PRELOAD=$(ls "$P"/lib*/libhetla_lapack.so | head -n1) "$work/lapack_vendor"
 echo "install check passed"

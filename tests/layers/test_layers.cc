@@ -46,14 +46,15 @@ namespace fs = std::filesystem;
 //   linalg   the algorithms, serial loops of tile tasks.
 //   sim      simulation: the runtime's seams on SimGrid, machine models, routines run on them.
 //   api      the C API, thin adapters over linalg.
+//   lapack   libhetla_lapack: the Fortran LAPACK/BLAS names over the API.
 //   tools    the `hetla` command-line tool (and its benchmarks): on top.
 //   python   the Python package's compiled module (python/): beside tools.
 // checks/ (matrix generators and residual checks, shared with the tests) sits
 // at kernels' level for what it includes (kernels/host/*), but only tools (and
 // the tests, which are not checked here) may include it.
-constexpr std::string_view kLayers[] = {"include", "util",   "trace", "kernels", "devices", "runtime", "tune",
-                                        "context", "memory", "tasks", "linalg",  "sim",     "api",     "tools",
-                                        "python"};
+constexpr std::string_view kLayers[] = {"include", "util",    "trace",  "kernels", "devices", "runtime",
+                                        "tune",    "context", "memory", "tasks",   "linalg",  "sim",
+                                        "api",     "lapack",  "tools",  "python"};
 constexpr std::string_view kChecks = "checks";
 constexpr std::string_view kChecksLevel = "kernels";  // what checks/ may include
 constexpr std::string_view kChecksUsers[] = {"checks", "tools"};  // who may include checks/
