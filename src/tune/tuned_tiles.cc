@@ -19,6 +19,7 @@ struct Cache {
   std::string stamp = "unread";  // identifies the file version read (see file_stamp)
   TileTable table;
   std::string state = "absent";
+  bool on = true;
 };
 
 Cache& cache() {
@@ -67,9 +68,16 @@ void refresh(Cache& c) {
 std::optional<int64_t> tuned_tile_size(const rt::Runtime& rt, const std::string& routine, char precision, int64_t n) {
   Cache& c = cache();
   std::lock_guard<std::mutex> lk(c.m);
+  if (!c.on) return std::nullopt;
   refresh(c);
   if (c.table.entries.empty()) return std::nullopt;
   return lookup(c.table, routine, precision, device_set_key(rt), n);
+}
+
+void use_tuned_tiles(bool on) {
+  Cache& c = cache();
+  std::lock_guard<std::mutex> lk(c.m);
+  c.on = on;
 }
 
 TuningStatus tuning_status() {

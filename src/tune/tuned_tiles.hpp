@@ -15,6 +15,10 @@ namespace hetla::tune {
 /// size n on rt's device set, if the table has one.
 std::optional<int64_t> tuned_tile_size(const rt::Runtime& rt, const std::string& routine, char precision, int64_t n);
 
+/// Switches the table off (tuned_tile_size() returns nothing) or on again:
+/// `hetla tune --tiles` searches from the built-in defaults.
+void use_tuned_tiles(bool on);
+
 struct TuningStatus {
   std::string path;
   std::string state;        // "absent", "in use", or "ignored: <why>"
