@@ -9,6 +9,7 @@
 #include "devices/plugin.hpp"
 #include "devices/spec.hpp"
 #include "tune/calibrate.hpp"
+#include "tune/tuned_tiles.hpp"
 #include "util/blas_threads.hpp"
 #include "util/hwloc_topology.hpp"
 
@@ -46,6 +47,7 @@ int cmd_info(int argc, char** argv, int first) {
   const int workers = hetla::num_threads();
   const std::string blas = util::blas_vendor();
   const auto found = dev::probe_devices();
+  const tune::TuningStatus tuning = tune::tuning_status();
   std::vector<tune::Rate> rates;
   try {
     rates = tune::load(tune::weights_path());
@@ -88,6 +90,7 @@ int cmd_info(int argc, char** argv, int first) {
     for (const auto& p : dev::plugin_status())
       plugins.push_back({{"kind", p.kind}, {"loaded", p.loaded}, {"path", p.path}, {"reason", p.reason}});
     r.add("devices", RawJson{list}).add("plugins", RawJson{plugins}).add("weights_file", tune::weights_path());
+    r.add("tuning", RawJson{Json{{"file", tuning.path}, {"state", tuning.state}, {"entries", tuning.entries}}});
     RecordPrinter(true).print(r);
     return kExitOk;
   }
@@ -116,6 +119,10 @@ int cmd_info(int argc, char** argv, int first) {
     std::printf("  %s:%d  %s\n         calibrated GFLOP/s per worker: %s\n", d.kind.c_str(), d.index, line.c_str(), r.c_str());
   }
   std::printf("weights:  %s\n", tune::weights_path().c_str());
+  std::printf("tiles:    %s: %s", tuning.path.c_str(), tuning.state.c_str());
+  if (tuning.state == "in use") std::printf(" (%zu tuned sizes; hetla tune --tiles)", tuning.entries);
+  else if (tuning.state == "absent") std::printf(" (built-in tile sizes; hetla tune --tiles measures them)");
+  std::printf("\n");
   return kExitOk;
 }
 

@@ -16,6 +16,8 @@
 #include "runtime/runtime.hpp"
 #include "tune/calibrate.hpp"
 #include "tune/split_model.hpp"
+#include "tune/tile_table.hpp"
+#include "tune_tiles.hpp"
 
 namespace hetla::cli {
 
@@ -24,6 +26,8 @@ void print_tune_help(std::FILE* out) {
   std::fprintf(out,
                "usage: hetla tune [--devices SPEC] [--nb NB] [--repeat R] [--json] [--dry-run] [--quiet]\n"
                "       hetla tune --split [--devices SPEC] [-n N[,N...]] [--repeat R] [--json] [--dry-run] [--quiet]\n"
+               "       hetla tune --tiles|--quick [--devices SPEC] [-n N[,N...]] [--precisions sdcz] [--repeat R] [--json]\n"
+               "                  [--dry-run] [--quiet]\n"
                "\n"
                "Measures gemm, herk, trsm and potrf at tile size NB (default 256, double\n"
                "precision) on every device of SPEC (default: cpu; see hetla bench --help),\n"
@@ -38,8 +42,15 @@ void print_tune_help(std::FILE* out) {
                "%s\n"
                "(override with $HETLA_SPLIT_MODEL); gemm then interpolates it in n by default.\n"
                "\n"
+               "--tiles searches the tile size of potrf (also used by gemm, trsm, herk), getrf and\n"
+               "geqrf on SPEC at each size N (default 1000,2000,4000,8000) in the precisions of\n"
+               "--precisions (default d), best of R runs (default 2) per point, and stores the\n"
+               "fastest in %s\n"
+               "(override with $HETLA_TUNING); the library then uses it by default. --quick:\n"
+               "--tiles at N = 1000,2000,4000, double (about a minute on 2 cores).\n"
+               "\n"
                "Progress is shown on stderr when it is a terminal; --quiet silences it.\n",
-               tune::weights_path().c_str(), tune::SplitModel::default_path().c_str());
+               tune::weights_path().c_str(), tune::SplitModel::default_path().c_str(), tune::tiles_path().c_str());
 }
 /// `hetla tune --split`: learns the GEMM split of the library context's
 /// devices at each size and stores it in the split model.
@@ -124,7 +135,8 @@ int cmd_tune(int argc, char** argv, int first) {
   int64_t nb = 256, reps = 5;
   bool json = false, dry = false, split = false, quiet = false;
   std::vector<int64_t> sizes = {1000, 2000, 4000};
-  bool reps_given = false;
+  bool reps_given = false, sizes_given = false, tiles = false, quick = false;
+  std::string precisions = "d";
   ArgReader args(argc, argv, first);
   while (!args.done()) {
     std::string_view a = args.next();
@@ -141,8 +153,19 @@ int cmd_tune(int argc, char** argv, int first) {
     } else if (a == "--split") {
       args.no_value(a);
       split = true;
+    } else if (a == "--tiles") {
+      args.no_value(a);
+      tiles = true;
+    } else if (a == "--quick") {
+      args.no_value(a);
+      quick = true;
+    } else if (a == "--precisions") {
+      precisions = std::string(args.value(a));
+      if (precisions.empty() || precisions.find_first_not_of("sdcz") != std::string::npos)
+        throw UsageError("--precisions: '" + precisions + "' is not a list of s, d, c, z letters");
     } else if (a == "-n") {
       sizes = parse_int_list(args.value(a), "-n", 1, 100000);
+      sizes_given = true;
     } else if (a == "--json") {
       args.no_value(a);
       json = true;
@@ -155,6 +178,16 @@ int cmd_tune(int argc, char** argv, int first) {
     } else {
       throw UsageError("tune: unknown option '" + std::string(a) + "' (see hetla tune --help)");
     }
+  }
+  if (quick) tiles = true;
+  if (tiles) {
+    TileSearch ts = quick ? quick_tile_search() : TileSearch{};
+    ts.devices = devices;
+    if (sizes_given) ts.sizes = sizes;
+    if (!quick) ts.precisions = precisions;
+    if (reps_given) ts.repeat = static_cast<int>(reps);
+    ts.json = json, ts.dry = dry, ts.quiet = quiet;
+    return tune_tiles(ts);
   }
   if (split) return tune_split(devices, sizes, reps_given ? static_cast<int>(reps) : 3, json, dry, quiet);
   dev::DeviceSet set;

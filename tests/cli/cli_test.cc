@@ -705,3 +705,33 @@ TEST(Cli, UsageErrorsExitWith2) {
 }
 
 }  // namespace
+
+// `hetla tune --tiles` stores one tile size per routine and size, and the next
+// bench without --nb runs with it; bench --baseline measures the GEMM rate of
+// the same run (gemm_fraction).
+TEST(Cli, TunedTileSizesAreUsedByTheNextBench) {
+  TempDir dir;
+  const std::string env = "HETLA_TUNING='" + dir.path + "/tiles.json'";
+  Result r = run("tune --tiles -n 400 --repeat 1 --json", env);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto recs = json_lines(r.out);
+  ASSERT_EQ(recs.size(), 3u) << r.out;  // potrf, getrf, geqrf at n = 400
+  std::map<std::string, int64_t> nb;
+  for (const auto& rec : recs) {
+    EXPECT_EQ(rec.at("n"), "400");
+    EXPECT_TRUE(is_positive_number(rec.at("gflops"))) << rec.at("gflops");
+    nb[rec.at("routine")] = std::stoll(rec.at("nb"));
+  }
+  const Json file = Json::parse(slurp(dir.path + "/tiles.json"));
+  EXPECT_EQ(file.at("tiles").size(), 3u);
+  for (const std::string routine : {"potrf", "getrf", "geqrf"}) {
+    r = run("bench " + routine + " -n 400 --check --baseline --json", env);
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const auto line = flat_object(lines(r.out).at(0));
+    EXPECT_EQ(std::stoll(line.at("nb")), nb[routine]) << routine;
+    EXPECT_TRUE(is_positive_number(line.at("gemm_fraction"))) << routine;
+  }
+  r = run("info --json", env);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("\"tuning\""), std::string::npos) << r.out;
+}

@@ -18,6 +18,7 @@ template <typename T> Record run_potrf(const BenchConfig& c) {
   time_against_vendor(c, r, reset, [&] { r.info = hetla::potrf(c.uplo, n, A.data(), lda, {r.nb}); },
                       [&] { r.baseline_info = vendor::potrf(c.uplo, n, A.data(), lda); });
   if (c.check) r.residual = bench::potrf_residual(c.uplo, n, A0.data(), lda, A.data(), lda);
+  measure_gemm_rate<T>(c, r, n, n);
   return make_record(c, r);
 }
 

@@ -21,6 +21,7 @@ template <typename T> Record run_getrf(const BenchConfig& c) {
   time_against_vendor(c, r, reset, [&] { r.info = hetla::getrf(m, n, A.data(), lda, ipiv.data(), {r.nb}); },
                       [&] { r.baseline_info = vendor::getrf(m, n, A.data(), lda, lpiv.data()); });
   if (c.check) r.residual = bench::getrf_residual(m, n, A0.data(), lda, A.data(), lda, ipiv.data());
+  measure_gemm_rate<T>(c, r, m, n);
   return make_record(c, r);
 }
 

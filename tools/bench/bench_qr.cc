@@ -69,6 +69,7 @@ template <typename T> Record run_geqrf(const BenchConfig& c) {
     r.residual = std::max(bench::qr_residual(m, n, A0.data(), lda, A.data(), lda, tau.data()),
                           bench::orthogonality_residual(m, k, Q.data(), std::max<int64_t>(1, m)));
   }
+  measure_gemm_rate<T>(c, r, m, n);
   return make_record(c, r);
 }
 

@@ -171,6 +171,10 @@ Record make_record(const BenchConfig& c, const LinalgResult& r) {
       .add("baseline_gflops", base_gf, "base_gf", 8, 2)
       .add("baseline_info", base_info, "-")
       .add("ratio", ratio, "", 6, 3);
+  if (r.gemm_gflops) {
+    rec.add("gemm_gflops", *r.gemm_gflops, "gemm_gf", 8, 2);
+    rec.add("gemm_fraction", gflops(r.seconds) / *r.gemm_gflops, "of_gemm", 7, 3);
+  }
   if (hetla::detail::default_distribution() == Distribution::Hybrid) {  // the tiles the run was cut in
     const Tiling t = hetla::hybrid_tiling<double>(r.tiled_n < 0 ? r.n : r.tiled_n, r.nb, r.panels);
     rec.add("tiling", RawJson{Json{{"sizes", t.sizes}, {"owners", t.owners}}}, "-");

@@ -142,6 +142,7 @@ struct LinalgResult {
   std::optional<double> residual;   // scaled residual (with --check)
   std::optional<double> baseline_seconds;
   std::optional<int64_t> baseline_info;
+  std::optional<double> gemm_gflops;  // the same run's vendor GEMM rate (measure_gemm_rate)
   // what a hybrid tiling (--distribution hybrid) is planned for: the
   // routine's panels and its column count (-1: n)
   hetla::Panels panels = hetla::Panels::Cholesky;
@@ -161,6 +162,24 @@ void time_against_vendor(const BenchConfig& c, LinalgResult& r, Reset&& reset, W
   }
   r.seconds = mine;
   r.baseline_seconds = theirs;
+}
+
+/// With --baseline: the vendor GEMM rate at this size and precision (m x n
+/// times n x n, on as many BLAS threads as hetla has workers, best of
+/// --repeat), measured in the same run: the bound a factorization's rate is
+/// held to (gemm_fraction = gflops / gemm_gflops): almost all its flops are
+/// GEMM updates.
+template <typename T> void measure_gemm_rate(const BenchConfig& c, LinalgResult& r, int64_t m, int64_t n) {
+  if (!c.baseline) return;
+  const auto A = bench::random_matrix<T>(m, n, m, 11), B = bench::random_matrix<T>(n, n, n, 12);
+  std::vector<T> C(static_cast<std::size_t>(m * n));
+  const double seconds = with_vendor_threads(c.threads, [&] {
+    return best_time(
+        c.repeat, [] {},
+        [&] { blas::gemm(Op::NoTrans, Op::NoTrans, m, n, n, T(1), A.data(), m, B.data(), n, T(0), C.data(), m); });
+  });
+  const double flops = (is_complex_v<T> ? 8.0 : 2.0) * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(n);
+  if (seconds > 0) r.gemm_gflops = flops / seconds / 1e9;
 }
 
 /// Sizes, the routine's panels and tile size (--nb, or

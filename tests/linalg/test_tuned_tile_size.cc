@@ -1,0 +1,101 @@
+// The library uses the tile sizes `hetla tune --tiles` stored, by default and
+// at once; a table from another BLAS or a damaged file is ignored (the
+// built-in size is used) with a warning on stderr.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "common/cholesky.hpp"
+#include "context/context.hpp"
+#include "hetla/context.hpp"
+#include "hetla/linalg.hpp"
+#include "tune/split_model.hpp"
+#include "tune/tile_table.hpp"
+#include "tune/tuned_tiles.hpp"
+#include "util/blas_threads.hpp"
+
+using namespace hetla;
+
+namespace {
+
+class TunedTileSize : public ::testing::Test {
+ protected:
+  std::string path =
+      (std::filesystem::temp_directory_path() / ("hetla-tuned-" + std::to_string(::getpid()) + ".json")).string();
+  int64_t builtin_3000 = 0, builtin_20000 = 0, builtin_lu = 0;
+  void SetUp() override {
+    unsetenv("HETLA_TUNING");
+    setenv("HETLA_TUNING", path.c_str(), 1);
+    std::filesystem::remove(path);
+    hetla::init(Config{});
+    builtin_3000 = default_tile_size<double>(3000);
+    builtin_20000 = default_tile_size<double>(20000);
+    builtin_lu = default_tile_size<double>(3000, Panels::LU);
+  }
+  void TearDown() override {
+    std::filesystem::remove(path);
+    unsetenv("HETLA_TUNING");
+  }
+  std::string devices() {
+    std::lock_guard<std::recursive_mutex> lk(detail::call_mutex());
+    return tune::device_set_key(detail::runtime());
+  }
+  void store(const std::string& blas, int64_t n, int64_t nb_potrf, int64_t nb_getrf) {
+    tune::TileTable t;
+    t.blas = blas;
+    t.entries = {{"potrf", 'd', devices(), n, nb_potrf, 1}, {"getrf", 'd', devices(), n, nb_getrf, 1}};
+    std::filesystem::remove(path);  // a replaced table, not a merged one
+    tune::save_tiles(t, path);
+  }
+  int64_t other_than(int64_t nb) { return nb == 96 ? 160 : 96; }
+};
+
+}  // namespace
+
+TEST_F(TunedTileSize, StoredSizesAreTheDefaultAtOnce) {
+  const int64_t want = other_than(builtin_3000), want_lu = other_than(builtin_lu);
+  store(util::blas_vendor(), 3000, want, want_lu);
+  EXPECT_EQ(tune::tuning_status().state, "in use");
+  EXPECT_EQ(tune::tuning_status().entries, 2u);
+  EXPECT_EQ(default_tile_size<double>(3000), want);
+  EXPECT_EQ(default_tile_size<double>(3000, Panels::Cholesky), want);
+  EXPECT_EQ(default_tile_size<double>(2500, Panels::LU), want_lu);
+  EXPECT_EQ(default_tile_size<double>(20000), builtin_20000);  // nothing tuned near it
+  EXPECT_EQ(default_tile_size<float>(3000), default_tile_size<float>(3001));  // untouched precision
+  EXPECT_NE(default_tile_size<float>(3000), 0);
+  // Another device set is not served these entries.
+  Config other;
+  other.devices = "cpu,emu:speed=0.5";
+  hetla::init(other);
+  EXPECT_NE(default_tile_size<double>(3000, Panels::LU), want_lu);
+  hetla::init(Config{});
+}
+
+TEST_F(TunedTileSize, ATunedSizeFactorsCorrectly) {
+  // A tile size no built-in rule picks (and ragged: 300 = 3 x 88 + 36).
+  store(util::blas_vendor(), 300, 88, 88);
+  ASSERT_EQ(default_tile_size<double>(300), 88);
+  const auto A0 = test::hpd_input<double>(Uplo::Lower, 300, 300, 7);
+  auto A = A0;
+  ASSERT_EQ(potrf<double>(Uplo::Lower, 300, A.data(), 300), 0);
+  EXPECT_LT(bench::potrf_residual(Uplo::Lower, 300, A0.data(), 300, A.data(), 300), bench::kResidualThreshold);
+}
+
+TEST_F(TunedTileSize, ATableFromAnotherBlasIsIgnored) {
+  store("SomeOtherBLAS 1.0", 3000, other_than(builtin_3000), other_than(builtin_lu));
+  EXPECT_EQ(default_tile_size<double>(3000), builtin_3000);
+  const auto st = tune::tuning_status();
+  EXPECT_NE(st.state.find("ignored: measured with SomeOtherBLAS"), std::string::npos) << st.state;
+}
+
+TEST_F(TunedTileSize, ADamagedFileIsIgnored) {
+  std::ofstream(path, std::ios::trunc) << "{\"version\": 1, \"blas\": ";
+  EXPECT_EQ(default_tile_size<double>(3000), builtin_3000);
+  const auto st = tune::tuning_status();
+  EXPECT_NE(st.state.find("ignored:"), std::string::npos) << st.state;
+  EXPECT_NE(st.state.find(path), std::string::npos) << st.state;
+}
