@@ -10,6 +10,7 @@
 #include <string>
 
 #include "bench/common.hpp"
+#include "bench/distributed.hpp"
 #include "bench/registry.hpp"
 #include "checks.hpp"
 #include "progress.hpp"
@@ -336,6 +337,7 @@ std::string routine_list() {
 }  // namespace
 
 int cmd_bench(int argc, char** argv, int first) {
+  if (wants_grid(argc, argv, first)) return bench_distributed(argc, argv, first);  // under mpirun (docs/mpi.md)
   BenchArgs a;
   if (!parse(argc, argv, first, a)) {
     print_bench_help(stdout);
