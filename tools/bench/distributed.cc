@@ -1,4 +1,5 @@
-// `hetla bench <routine> --grid PxQ` under mpirun (issue 16, docs/mpi.md):
+// `hetla bench <routine> --grid PxQ` under mpirun (issue 16, docs/mpi.md),
+// built as the plugin libhetla_benchmpi.so (bench/distributed.hpp):
 // the distributed routine (src/mpi) on a P x Q grid of the launched
 // processes, against ScaLAPACK on the same processes, the same block size and
 // the same matrix (--baseline). Rank 0 prints one record (--json: one line).
@@ -227,15 +228,9 @@ int bench(const Args& a) {
 
 }  // namespace
 
-bool wants_grid(int argc, char** argv, int first) {
-  for (int i = first; i < argc; ++i) {
-    const std::string_view s = argv[i];
-    if (s == "--grid" || s.starts_with("--grid=")) return true;
-  }
-  return false;
-}
+namespace {
 
-int bench_distributed(int argc, char** argv, int first) {
+int run_distributed(int argc, char** argv, int first) {
   Args a;
   CLI::App app("hetla bench ROUTINE --grid PxQ: a distributed routine under mpirun (docs/mpi.md)", "hetla bench");
   app.add_option("routine", a.routine, "potrf or gemm")->required()->check(CLI::IsMember({"potrf", "gemm"}));
@@ -281,4 +276,10 @@ int bench_distributed(int argc, char** argv, int first) {
   return rc;
 }
 
+const DistributedBenchApi kApi{DistributedBenchApi::kAbi, run_distributed};
+
+}  // namespace
+
 }  // namespace hetla::cli
+
+extern "C" __attribute__((visibility("default"))) const void* hetla_plugin_benchmpi() { return &hetla::cli::kApi; }
