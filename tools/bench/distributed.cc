@@ -19,6 +19,7 @@
 #include "bench/flops.hpp"
 #include "bench/scalapack.hpp"
 #include "checks.hpp"
+#include "context/context.hpp"
 #include "hetla/linalg.hpp"
 #include "kernels/host/blas.hpp"
 #include "matgen.hpp"
@@ -32,7 +33,8 @@ namespace hetla::cli {
 namespace {
 
 struct Args {
-  std::string routine, grid, uplo = "L", precision = "d";
+  std::string routine, grid, uplo = "L", precision = "d", devices;
+  int threads = 0;
   int64_t m = -1, n = 0, k = -1, nb = 0;
   int repeat = 1;
   bool check = false, baseline = false, json = false;
@@ -184,6 +186,7 @@ int bench(const Args& a) {
     const auto [p, q] = mpi::parse_grid(a.grid);
     return mpi::Grid(p, q);
   }();
+  { detail::CallScope warm; }  // workers started and devices opened outside the timed runs
   Result r;
   switch (a.precision[0]) {
     case 's': r = run<float>(g, a); break;
@@ -245,6 +248,9 @@ int run_distributed(int argc, char** argv, int first) {
   app.add_flag("--check", a.check, "residual on rank 0");
   app.add_flag("--baseline", a.baseline, "ScaLAPACK on the same processes, block size and matrix");
   app.add_flag("--json", a.json, "one JSON line from rank 0");
+  app.add_option("--devices", a.devices, "devices of each process (as hetla bench --devices)");
+  app.add_option("--threads", a.threads, "host workers per process (default: the node's cores / its processes)")
+      ->check(CLI::PositiveNumber);
   std::vector<std::string> args;
   for (int i = argc - 1; i >= first; --i) args.emplace_back(argv[i]);  // CLI11 takes them reversed
   try {
@@ -256,6 +262,8 @@ int run_distributed(int argc, char** argv, int first) {
     std::fprintf(stderr, "hetla bench: %s\n", e.what());
     return 2;
   }
+  if (!a.devices.empty()) setenv("HETLA_DEVICES", a.devices.c_str(), 1);  // read when the context starts
+  if (a.threads > 0) setenv("HETLA_NUM_THREADS", std::to_string(a.threads).c_str(), 1);
   // Ranks on one node share its cores: each takes its part unless told.
   if (!std::getenv("HETLA_NUM_THREADS")) {
     const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
@@ -270,6 +278,12 @@ int run_distributed(int argc, char** argv, int first) {
   } catch (const std::exception& e) {
     // every process got the same error (a grid that does not fit) or its own
     std::fprintf(stderr, "hetla bench (rank %d): %s\n", mpi::world_rank(), e.what());
+    if (a.json && mpi::world_rank() == 0) {  // as the CLI's other errors under --json
+      std::string msg = e.what();
+      for (std::size_t i = 0; i < msg.size(); ++i)
+        if (msg[i] == '"' || msg[i] == '\\') msg.insert(i++, 1, '\\');
+      std::printf("{\"error\":\"%s\"}\n", msg.c_str());
+    }
     rc = dynamic_cast<const std::invalid_argument*>(&e) ? 2 : 1;
   }
   mpi::finalize();
