@@ -236,8 +236,11 @@ void Runtime::progress_loop() {
       batch.swap(cs.inbox);
     }
     for (Task* t : batch) {
+      // Transfers run even when a task failed here (the call is cancelled):
+      // the other processes wait for them. They learn of the error from the
+      // caller of the routine (mpi::distributed_call reduces it).
       Pending p{t, nullptr, {}};
-      if (!cancelled_.load(std::memory_order_relaxed)) {
+      {
         try {
           ptrs.resize(t->acc.size());
           lds.resize(t->acc.size());

@@ -11,6 +11,7 @@
 
 #include "checks.hpp"
 #include "hetla/blas3.hpp"
+#include "hetla/context.hpp"
 #include "kernels/host/blas.hpp"
 #include "matgen.hpp"
 #include "mpi/grid.hpp"
@@ -100,6 +101,26 @@ TEST(Mpi, NotSpdInfoOnEveryProcess) {
     A.scatter(A0.data(), n);
     EXPECT_EQ(mpi::potrf(Uplo::Lower, A), 151);
   }
+}
+
+// A task that throws on one process (its emulated device fails every
+// kernel) is an error on every process, and nothing waits forever.
+TEST(Mpi, AFailingTaskOnOneProcessIsAnErrorEverywhere) {
+  const int np = mpi::world_size();
+  Config cfg;
+  cfg.num_threads = 1;
+  cfg.pin_threads = false;
+  cfg.devices = mpi::world_rank() == np - 1 ? "cpu,emu:fail=kernel" : "cpu,emu";
+  hetla::init(cfg);
+  Options opts;
+  opts.weights = "emu=1";  // every product on the emulated device
+  const int64_t nb = 32, n = nb * np;  // a tile column of C on every process
+  mpi::Grid g(1, np);
+  mpi::DistMatrix<double> A(g, n, n, nb), B(g, n, n, nb), C(g, n, n, nb);
+  EXPECT_THROW(mpi::gemm(Op::NoTrans, Op::NoTrans, 1.0, A, B, 0.0, C, opts), std::runtime_error);
+  cfg.devices = "cpu";
+  hetla::init(cfg);  // the next test on every process alike
+  mpi::gemm(Op::NoTrans, Op::NoTrans, 1.0, A, B, 0.0, C);  // the grid still works
 }
 
 // A grid the communicator cannot hold is an error on every process, at once.

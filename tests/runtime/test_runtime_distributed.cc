@@ -133,6 +133,26 @@ TEST(RuntimeDistributed, ValuesFlowBetweenProcessesOncePerVersion) {
   }
 }
 
+// A task that throws on one process cancels the call there, but its
+// transfers still go out: the other process finishes instead of waiting
+// forever, and the failing one reports the error.
+TEST(RuntimeDistributed, AFailedTaskOnOneProcessHangsNoOther) {
+  auto wire = std::make_shared<Wire>();
+  Process p0(0), p1(1);
+  auto run = [&](int me, Process& p) {
+    Runtime rt(one_worker());
+    CommScope scope(rt, std::make_shared<MemComm>(wire, me));
+    rt.insert([](TaskContext&) { throw std::runtime_error("task failed"); }, {W(&p.ha)});  // on 0
+    rt.insert([](TaskContext& c) { *c.ptr<double>(1) = *c.ptr<double>(0) + 1; }, {R(&p.ha), W(&p.hb)});  // on 1
+    rt.insert([](TaskContext& c) { *c.ptr<double>(1) = *c.ptr<double>(0); }, {R(&p.hb), W(&p.hc)});  // on 0
+    rt.wait_all();
+  };
+  std::thread t1([&] { EXPECT_NO_THROW(run(1, p1)); });
+  EXPECT_THROW(run(0, p0), std::runtime_error);
+  t1.join();
+  EXPECT_EQ(wire->sends.load(), 2);
+}
+
 TEST(RuntimeDistributed, ATaskWritingTilesOfTwoProcessesIsRejected) {
   auto wire = std::make_shared<Wire>();
   Process p(0);
