@@ -6,8 +6,10 @@
 // Every process inserts the same tasks in the same order, so each one tracks
 // every distributed handle's version (writes inserted) and takes the same
 // decisions: the owner of a tile sends version v to a process once, exactly
-// when that process posts the matching receive into its cached copy. The
-// n-th transfer between two processes carries tag n on both sides.
+// when that process posts the matching receive into its cached copy; the
+// processes that need a version form a binary tree (each receiver forwards
+// to the next ones). The n-th transfer between two processes carries tag n
+// on both sides.
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -27,9 +29,9 @@ namespace hetla::rt {
 /// that reads it remotely, the cached copy (its own handle and buffer).
 struct HandleComm {
   uint64_t version = 0;        // writes inserted so far, on every process alike
-  std::vector<uint64_t> sent;  // per process: 1 + the version last sent there, 0 = none
+  std::vector<uint64_t> sent;  // per process: 1 + the version it holds or will receive, 0 = none
+  std::vector<int> holders;    // of this version, in the order they asked: [0] the owner (the tree's nodes)
   Handle copy;                 // a remote tile's copy here; rank -1
-  uint64_t copy_version = 0;   // 1 + the version it holds (or will, once received), 0 = none
   std::unique_ptr<std::byte[]> buffer;
 };
 
@@ -138,20 +140,27 @@ bool Runtime::route(Task* t, const Access*& acc, std::size_t& nacc) {
     Handle* h = acc[a].handle;
     if (h->rank < 0 || !reads(acc[a].mode)) continue;
     HandleComm& hc = comm_of(cs, h);
-    if (h->rank == cs.me) {
-      for (int dest = 0; dest < cs.size; ++dest) {
-        if (dest == cs.me || (exec >= 0 && dest != exec)) continue;
-        if (hc.sent[static_cast<std::size_t>(dest)] == hc.version + 1) continue;
-        hc.sent[static_cast<std::size_t>(dest)] = hc.version + 1;
-        insert_send(h, dest, cs.send_seq[static_cast<std::size_t>(dest)]++);
-      }
-    } else if (here && h->rank != exec) {
-      if (hc.copy_version != hc.version + 1) {
-        hc.copy_version = hc.version + 1;
-        insert_recv(h, hc.copy, hc.buffer, h->rank, cs.recv_seq[static_cast<std::size_t>(h->rank)]++);
-      }
-      cs.remap[a].handle = &hc.copy;
+    // Every process that needs this version joins a binary tree rooted at
+    // the owner, in the order of asking (SLATE's listBcast, seed 004 §5.4:
+    // the owner of a panel tile does not send it to every process itself).
+    // Each process computes the same tree from the same insertions.
+    if (hc.sent[static_cast<std::size_t>(h->rank)] != hc.version + 1) {
+      hc.sent[static_cast<std::size_t>(h->rank)] = hc.version + 1;
+      hc.holders.assign(1, h->rank);
     }
+    for (int dest = 0; dest < cs.size; ++dest) {
+      if (exec >= 0 && dest != exec) continue;
+      if (hc.sent[static_cast<std::size_t>(dest)] == hc.version + 1) continue;  // has it
+      hc.sent[static_cast<std::size_t>(dest)] = hc.version + 1;
+      const int from = hc.holders[(hc.holders.size() - 1) / 2];
+      hc.holders.push_back(dest);
+      if (from == cs.me) {
+        insert_send(from == h->rank ? h : &hc.copy, dest, cs.send_seq[static_cast<std::size_t>(dest)]++);
+      } else if (dest == cs.me) {
+        insert_recv(h, hc.copy, hc.buffer, from, cs.recv_seq[static_cast<std::size_t>(from)]++);
+      }
+    }
+    if (here && h->rank != cs.me) cs.remap[a].handle = &hc.copy;
   }
   for (std::size_t a = 0; a < nacc; ++a)
     if (acc[a].handle->rank >= 0 && writes(acc[a].mode)) ++comm_of(cs, acc[a].handle).version;

@@ -26,19 +26,21 @@ struct Wire {
   std::mutex m;
   std::map<std::tuple<int, int, uint64_t>, std::vector<std::byte>> box;
   std::atomic<int> sends{0};
+  std::atomic<int> sends_from[4] = {0, 0, 0, 0};
 };
 
 class MemComm final : public Comm {
  public:
-  MemComm(std::shared_ptr<Wire> w, int rank) : w_(std::move(w)), rank_(rank) {}
+  MemComm(std::shared_ptr<Wire> w, int rank, int size = 2) : w_(std::move(w)), rank_(rank), size_(size) {}
   int rank() const override { return rank_; }
-  int size() const override { return 2; }
+  int size() const override { return size_; }
   Request isend(const void* data, std::size_t bytes, int dest, uint64_t tag) override {
     std::lock_guard<std::mutex> lk(w_->m);
     auto& msg = w_->box[{rank_, dest, tag}];
     EXPECT_TRUE(msg.empty()) << "tag " << tag << " sent twice";
     msg.assign(static_cast<const std::byte*>(data), static_cast<const std::byte*>(data) + bytes);
     ++w_->sends;
+    ++w_->sends_from[rank_];
     return new Recv{nullptr, 0, -1, 0};  // done at once
   }
   Request irecv(void* data, std::size_t bytes, int source, uint64_t tag) override {
@@ -66,7 +68,7 @@ class MemComm final : public Comm {
     uint64_t tag;
   };
   std::shared_ptr<Wire> w_;
-  int rank_;
+  int rank_, size_;
 };
 
 RuntimeConfig one_worker() {
@@ -151,6 +153,42 @@ TEST(RuntimeDistributed, AFailedTaskOnOneProcessHangsNoOther) {
   EXPECT_THROW(run(0, p0), std::runtime_error);
   t1.join();
   EXPECT_EQ(wire->sends.load(), 2);
+}
+
+// A tile that three other processes read goes out along a binary tree: the
+// owner sends to the first two that ask, the first forwards to the third.
+TEST(RuntimeDistributed, ReadersOfOneVersionFormATree) {
+  for (int rep = 0; rep < 10; ++rep) {
+    auto wire = std::make_shared<Wire>();
+    double got[4] = {0, 0, 0, 0};
+    auto run = [&](int me) {
+      double x = 0, y = 0;
+      Handle hx, hy[4];
+      hx.set_host(me == 0 ? &x : nullptr, 1, 1, 1, sizeof(double));
+      hx.rank = 0;
+      for (int r = 0; r < 4; ++r) {
+        hy[r].set_host(r == me ? &y : nullptr, 1, 1, 1, sizeof(double));
+        hy[r].rank = r;
+      }
+      Runtime rt(one_worker());
+      CommScope scope(rt, std::make_shared<MemComm>(wire, me, 4));
+      rt.insert([](TaskContext& c) { *c.ptr<double>(0) = 7; }, {W(&hx)});
+      for (int r = 1; r < 4; ++r)  // y_r = x + r on process r
+        rt.insert([r](TaskContext& c) { *c.ptr<double>(1) = *c.ptr<double>(0) + r; }, {R(&hx), W(&hy[r])});
+      rt.wait_all();
+      got[me] = y;
+    };
+    std::vector<std::thread> others;
+    for (int r = 1; r < 4; ++r) others.emplace_back(run, r);
+    run(0);
+    for (auto& t : others) t.join();
+    EXPECT_EQ(got[1], 8);
+    EXPECT_EQ(got[2], 9);
+    EXPECT_EQ(got[3], 10);
+    EXPECT_EQ(wire->sends_from[0].load(), 2);  // to 1 and 2
+    EXPECT_EQ(wire->sends_from[1].load(), 1);  // to 3
+    EXPECT_EQ(wire->sends.load(), 3);
+  }
 }
 
 TEST(RuntimeDistributed, ATaskWritingTilesOfTwoProcessesIsRejected) {
