@@ -20,6 +20,7 @@
 #include "bench/scalapack.hpp"
 #include "checks.hpp"
 #include "context/context.hpp"
+#include "hetla/context.hpp"
 #include "hetla/linalg.hpp"
 #include "kernels/host/blas.hpp"
 #include "matgen.hpp"
@@ -200,16 +201,23 @@ int bench(const Args& a) {
                                                                                   : default_tile_size<double>(a.n));
   const double gflops = r.flops / r.seconds * 1e-9;
   const bool ok = r.residual < 0 || r.residual < bench::kResidualThreshold;
-  std::string s = "{\"routine\":\"" + a.routine + "\",\"precision\":\"" + a.precision + "\",\"n\":" +
-                  std::to_string(a.n) + ",\"nb\":" + std::to_string(nb) + ",\"grid\":\"" + a.grid +
-                  "\",\"ranks\":" + std::to_string(g.size()) + ",\"time_s\":" + fmt(r.seconds) +
-                  ",\"gflops\":" + fmt(gflops) + ",\"info\":" + std::to_string(r.info);
-  if (a.check) s += ",\"residual\":" + fmt(r.residual) + ",\"passed\":" + (ok ? "true" : "false");
+  const bool gemm = a.routine == "gemm";
+  const char* null = "null";
+  // the keys of the single-process bench's records (bench/common.hpp), and the grid's
+  std::string s = "{\"routine\":\"" + a.routine + "\",\"precision\":\"" + a.precision + "\",\"m\":" +
+                  std::to_string(a.m < 0 ? a.n : a.m) + ",\"n\":" + std::to_string(a.n) +
+                  (gemm ? ",\"k\":" + std::to_string(a.k < 0 ? a.n : a.k) : ",\"uplo\":\"" + a.uplo + "\"") +
+                  ",\"nb\":" + std::to_string(nb) + ",\"grid\":\"" + a.grid + "\",\"ranks\":" +
+                  std::to_string(g.size()) + ",\"threads\":" + std::to_string(hetla::num_threads()) +
+                  ",\"seconds\":" + fmt(r.seconds) + ",\"gflops\":" + fmt(gflops) + ",\"info\":" +
+                  std::to_string(r.info) + ",\"residual\":" + (a.check ? fmt(r.residual) : null) +
+                  ",\"residual_ok\":" + (a.check ? (ok ? "true" : "false") : null);
   if (a.baseline) {
-    const double bg = r.flops / r.baseline_seconds * 1e-9;
-    s += ",\"baseline\":\"scalapack\",\"baseline_time_s\":" + fmt(r.baseline_seconds) +
-         ",\"baseline_gflops\":" + fmt(bg) + ",\"baseline_info\":" + std::to_string(r.baseline_info) +
-         ",\"ratio\":" + fmt(r.baseline_seconds / r.seconds);
+    s += ",\"baseline\":\"scalapack\",\"baseline_seconds\":" + fmt(r.baseline_seconds) +
+         ",\"baseline_gflops\":" + fmt(r.flops / r.baseline_seconds * 1e-9) +
+         ",\"baseline_info\":" + std::to_string(r.baseline_info) + ",\"ratio\":" + fmt(r.baseline_seconds / r.seconds);
+  } else {
+    s += ",\"baseline_seconds\":null,\"baseline_gflops\":null,\"ratio\":null";
   }
   s += ",\"bytes_sent\":[";
   for (std::size_t i = 0; i < sent.size(); ++i) s += (i ? "," : "") + fmt(sent[i]);
