@@ -44,6 +44,7 @@ struct Args {
 struct Result {
   double seconds = 0, baseline_seconds = 0, residual = -1, flops = 0;
   int64_t info = 0, baseline_info = 0;
+  double bytes_sent = 0;  // by this process, per hetla run
 };
 
 double now() {
@@ -90,7 +91,9 @@ template <typename T> Result run_potrf(const mpi::Grid& g, const Args& a, int64_
   std::vector<T> A0;
   if (g.rank() == 0) A0 = bench::random_hpd<T>(n, n, 42);
   mpi::DistMatrix<T> A(g, n, n, nb);
+  const uint64_t sent0 = g.bytes_sent();
   r.seconds = best_time(g, a.repeat, [&] { A.scatter(A0.data(), n); }, [&] { r.info = mpi::potrf(uplo, A); });
+  r.bytes_sent = static_cast<double>(g.bytes_sent() - sent0) / a.repeat;
   if (a.check) {
     std::vector<T> F(g.rank() == 0 ? static_cast<std::size_t>(n * n) : 0);
     A.gather(F.data(), n);
@@ -130,8 +133,10 @@ template <typename T> Result run_gemm(const mpi::Grid& g, const Args& a, int64_t
   A.scatter(A0.data(), m);
   B.scatter(B0.data(), k);
   const T alpha(1), beta(1);
+  const uint64_t sent0 = g.bytes_sent();
   r.seconds = best_time(g, a.repeat, [&] { C.scatter(C0.data(), m); },
                         [&] { mpi::gemm(Op::NoTrans, Op::NoTrans, alpha, A, B, beta, C); });
+  r.bytes_sent = static_cast<double>(g.bytes_sent() - sent0) / a.repeat;
   if (a.check) {
     std::vector<T> Cd(g.rank() == 0 ? static_cast<std::size_t>(m * n) : 0);
     C.gather(Cd.data(), m);
@@ -195,7 +200,7 @@ int bench(const Args& a) {
     case 'z': r = run<std::complex<double>>(g, a); break;
     default: r = run<double>(g, a); break;
   }
-  const std::vector<double> sent = g.gather(static_cast<double>(g.bytes_sent()));
+  const std::vector<double> sent = g.gather(r.bytes_sent);
   if (g.rank() != 0) return 0;
   const int64_t nb = a.nb > 0 ? a.nb : (a.precision == "s" || a.precision == "c" ? default_tile_size<float>(a.n)
                                                                                   : default_tile_size<double>(a.n));
