@@ -46,6 +46,23 @@ template <typename T> int64_t potrf(Uplo uplo, DistMatrix<T>& A, const Options& 
   return first == kNone ? 0 : first;
 }
 
+template <typename T> void potrs(Uplo uplo, const DistMatrix<T>& A, DistMatrix<T>& B, const Options& opts) {
+  const auto name = detail::routine_name<T>("potrs");
+  detail::require(&A.grid() == &B.grid(), 3, name, "A and B must share the grid");
+  distributed_call(A.grid(), name.c_str(), [&] { hetla::potrs(uplo, A.tiles(), B.tiles(), opts); });
+}
+
+template <typename T> int64_t posv(Uplo uplo, DistMatrix<T>& A, DistMatrix<T>& B, const Options& opts) {
+  const auto name = detail::routine_name<T>("posv");
+  detail::require(&A.grid() == &B.grid(), 3, name, "A and B must share the grid");
+  detail::require(B.m() == A.n() && B.nb() == A.nb(), 3, name, "B must have n rows and A's tile size");
+  // Not hetla::posv: its "solve only if info == 0" would follow each
+  // process's own info, and the processes would insert different tasks.
+  const int64_t info = potrf(uplo, A, opts);
+  if (info == 0) potrs(uplo, A, B, opts);
+  return info;
+}
+
 template <typename T>
 void gemm(Op opa, Op opb, T alpha, const DistMatrix<T>& A, const DistMatrix<T>& B, T beta, DistMatrix<T>& C,
           const Options& opts) {
@@ -55,8 +72,10 @@ void gemm(Op opa, Op opb, T alpha, const DistMatrix<T>& A, const DistMatrix<T>& 
                    [&] { hetla::gemm(opa, opb, alpha, A.tiles(), B.tiles(), beta, C.tiles(), opts); });
 }
 
-#define HETLA_INSTANTIATE(T)                                       \
-  template int64_t potrf<T>(Uplo, DistMatrix<T>&, const Options&); \
+#define HETLA_INSTANTIATE(T)                                                     \
+  template int64_t potrf<T>(Uplo, DistMatrix<T>&, const Options&);               \
+  template void potrs<T>(Uplo, const DistMatrix<T>&, DistMatrix<T>&, const Options&); \
+  template int64_t posv<T>(Uplo, DistMatrix<T>&, DistMatrix<T>&, const Options&); \
   template void gemm<T>(Op, Op, T, const DistMatrix<T>&, const DistMatrix<T>&, T, DistMatrix<T>&, const Options&);
 HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE

@@ -16,6 +16,14 @@ namespace hetla::mpi {
 /// definite) on every process. Collective.
 template <typename T> int64_t potrf(Uplo uplo, DistMatrix<T>& A, const Options& opts = {});
 
+/// Solves A X = B with potrf's factor of A; B (n x nrhs, A's tile size) is
+/// overwritten by X. Collective.
+template <typename T> void potrs(Uplo uplo, const DistMatrix<T>& A, DistMatrix<T>& B, const Options& opts = {});
+
+/// potrf, then potrs when the factorization succeeded (on every process:
+/// the decision follows the reduced info). Returns info. Collective.
+template <typename T> int64_t posv(Uplo uplo, DistMatrix<T>& A, DistMatrix<T>& B, const Options& opts = {});
+
 /// C = alpha op(A) op(B) + beta C over distributed matrices on one grid, the
 /// same tile size. Collective.
 template <typename T>

@@ -58,6 +58,25 @@ TYPED_TEST(MpiTyped, PotrfRaggedEveryGrid) {
     }
 }
 
+TYPED_TEST(MpiTyped, PosvEveryGrid) {
+  using T = TypeParam;
+  const int64_t n = 150, nrhs = 37, nb = 32;
+  for (auto [p, q] : grids()) {
+    SCOPED_TRACE(std::to_string(p) + "x" + std::to_string(q));
+    mpi::Grid g(p, q);
+    const auto A0 = bench::random_hpd<T>(n, n, 5);
+    const auto B0 = bench::random_matrix<T>(n, nrhs, n, 6);
+    mpi::DistMatrix<T> A(g, n, n, nb), B(g, n, nrhs, nb);
+    A.scatter(A0.data(), n);
+    B.scatter(B0.data(), n);
+    EXPECT_EQ(mpi::posv(Uplo::Upper, A, B), 0);
+    std::vector<T> X(static_cast<std::size_t>(n * nrhs));
+    B.gather(X.data(), n);
+    if (g.rank() == 0)
+      EXPECT_LT(bench::solve_residual(n, n, nrhs, A0.data(), n, X.data(), n, B0.data(), n), bench::kResidualThreshold);
+  }
+}
+
 TYPED_TEST(MpiTyped, GemmEveryGrid) {
   using T = TypeParam;
   const int64_t m = 150, n = 170, k = 130, nb = 32;
@@ -100,6 +119,9 @@ TEST(Mpi, NotSpdInfoOnEveryProcess) {
     mpi::DistMatrix<double> A(g, n, n, nb);
     A.scatter(A0.data(), n);
     EXPECT_EQ(mpi::potrf(Uplo::Lower, A), 151);
+    A.scatter(A0.data(), n);
+    mpi::DistMatrix<double> B(g, n, 3, nb);
+    EXPECT_EQ(mpi::posv(Uplo::Lower, A, B), 151);  // and no solve anywhere
   }
 }
 
