@@ -58,25 +58,35 @@ std::string parse_device_list(std::string_view text) {
   return std::string(text);
 }
 
-void check_output_path(const std::string& path, std::string_view what) {
-  auto fail = [&](const std::string& why) {
-    throw UsageError(std::string(what) + ": '" + path + "' cannot be written: " + why);
+std::string output_path_problem(const std::string& path) {
+  auto problem = [&](const std::string& reason) {
+    std::string s = "'";  // built by appends: GCC 12 warns (-Wrestrict) on "'" + path
+    s += path;
+    s += "' cannot be written: ";
+    s += reason;
+    return s;
   };
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) fail("it is a directory");
-    if (::access(path.c_str(), W_OK) != 0) fail(std::strerror(errno));
-    return;
+    if (S_ISDIR(st.st_mode)) return problem("it is a directory");
+    if (::access(path.c_str(), W_OK) != 0) return problem(std::strerror(errno));
+    return "";
   }
   const std::size_t slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-  if (::stat(dir.c_str(), &st) != 0) fail("folder '" + dir + "': " + std::strerror(errno));
-  if (!S_ISDIR(st.st_mode)) fail("'" + dir + "' is not a folder");
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) fail("folder '" + dir + "': " + std::strerror(errno));
+  if (::stat(dir.c_str(), &st) != 0) return problem("folder '" + dir + "': " + std::strerror(errno));
+  if (!S_ISDIR(st.st_mode)) return problem("'" + dir + "' is not a folder");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) return problem("folder '" + dir + "': " + std::strerror(errno));
+  return "";
 }
 
-int64_t parse_int(std::string_view text, std::string_view what, int64_t lo, int64_t hi) {
-  int64_t v = 0;
+void check_output_path(const std::string& path, std::string_view what) {
+  const std::string problem = output_path_problem(path);
+  if (!problem.empty()) throw UsageError(std::string(what) + ": " + problem);
+}
+
+std::string int_problem(std::string_view text, int64_t lo, int64_t hi, int64_t& v) {
+  v = 0;
   const char* first = text.data();
   const char* last = text.data() + text.size();
   if (!text.empty() && *first == '+') ++first;
@@ -97,10 +107,16 @@ int64_t parse_int(std::string_view text, std::string_view what, int64_t lo, int6
     }
   }
   if (text.empty() || ec == std::errc::invalid_argument || p != last)
-    throw UsageError(std::string(what) + ": '" + std::string(text) + "' is not an integer");
+    return "'" + std::string(text) + "' is not an integer";
   if (out_of_range || v < lo || v > hi)
-    throw UsageError(std::string(what) + ": " + std::string(text) + " is out of range [" + std::to_string(lo) +
-                     ", " + std::to_string(hi) + "]");
+    return std::string(text) + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  return "";
+}
+
+int64_t parse_int(std::string_view text, std::string_view what, int64_t lo, int64_t hi) {
+  int64_t v = 0;
+  const std::string problem = int_problem(text, lo, hi, v);
+  if (!problem.empty()) throw UsageError(std::string(what) + ": " + problem);
   return v;
 }
 

@@ -52,11 +52,16 @@ void print_error(bool json, const std::string& message, const std::string& prefi
 /// --devices: the device list as given, checked by dev::parse_device_list
 /// (an empty list, an empty item or a bad key is a usage error).
 std::string parse_device_list(std::string_view text);
-/// Throws UsageError (`what`: '<path>' cannot be written: reason) unless
-/// `path` can be created or overwritten (its folder exists and is writable,
+/// Why `path` cannot be created or overwritten ("'<path>' cannot be
+/// written: reason"), or "" when it can (its folder exists and is writable,
 /// or it is a writable file). Creates nothing.
+std::string output_path_problem(const std::string& path);
+/// Throws UsageError "<what>: <output_path_problem>" unless `path` can be written.
 void check_output_path(const std::string& path, std::string_view what);
 
+/// Why `text` is not a whole decimal integer in [lo, hi] ("1e7" is one), or
+/// "" when it is, with its value in `v`.
+std::string int_problem(std::string_view text, int64_t lo, int64_t hi, int64_t& v);
 /// Parses a whole decimal integer in [lo, hi]; `what` names it in the message.
 int64_t parse_int(std::string_view text, std::string_view what, int64_t lo, int64_t hi);
 /// Comma-separated integers, each in [lo, hi] ("2000,4000").
@@ -133,6 +138,5 @@ class RecordPrinter {
 int cmd_info(int argc, char** argv, int first);
 int cmd_bench(int argc, char** argv, int first);
 int cmd_demo(int argc, char** argv, int first);
-void print_bench_help(std::FILE* out);
 
 }  // namespace hetla::cli

@@ -12,6 +12,7 @@
 #include "bench/common.hpp"
 #include "bench/distributed.hpp"
 #include "bench/registry.hpp"
+#include "options.hpp"
 #include "checks.hpp"
 #include "progress.hpp"
 #include "devices/kernel_build.hpp"
@@ -22,125 +23,30 @@
 
 namespace hetla::cli {
 
-void print_bench_help(std::FILE* out) {
-  std::fprintf(out,
-               "usage: hetla bench ROUTINE [-n N[,N...]] [-m M] [--nrhs K] [--nb NB] [--precision P[,P...]]\n"
-               "                   [--uplo L|U] [--check] [--baseline] [--repeat R] [--threads T] [--json]\n"
-               "                   [--devices SPEC] [--schedule static|dynamic] [--distribution 1d|2d|weighted|hybrid]\n"
-               "                   [--trace FILE.json|FILE.svg] [-k K] [--transa N|T|C] [--transb N|T|C]\n"
-               "                   [--degree D] [--method horner|ps] [--weights DEV=W,...] [--energy] [--quiet]\n"
-               "\n"
-               "Measures one hetla routine; prints one result per configuration (every -n value\n"
-               "for every precision).\n"
-               "\nroutines:\n");
-  for (const Routine* r : routines()) std::fprintf(out, "  %-8s %s\n", r->name.c_str(), r->summary.c_str());
-  std::fprintf(out,
-               "\noptions (a routine rejects those that do not apply to it):\n"
-               "  -n N[,N...]          matrix order(s); for runtime, tasks per shape\n"
-               "                       [default: 2000; runtime: 200000]\n"
-               "  -m M                 rows, for routines with rectangular inputs [default: n]\n"
-               "  --nrhs K             right-hand sides [default: 1]\n"
-               "  --nb NB              tile size [default: hetla::default_tile_size<T>(n)]\n"
-               "  --precision P[,P...] s, d, c or z [default: d]\n"
-               "  --uplo L|U           triangle that is referenced [default: L]\n"
-               "  --check              compute the scaled residual (LAPACK Working Note 41):\n"
-               "                         potrf:       ||A - L L^H||_1 / (n ||A||_1 eps)\n"
-               "                         potrs, posv: ||B - A X||_1 / (n ||A||_1 ||X||_1 eps)\n"
-               "                         getrf:       ||P A - L U||_1 / (n ||A||_1 eps)\n"
-               "                         gesv:        as posv\n"
-               "                         geqrf:       max of ||A - Q R||_1 / (max(m, n) ||A||_1 eps)\n"
-               "                                      and ||I - Q^H Q||_1 / (m eps)\n"
-               "                         orgqr:       ||I - Q^H Q||_1 / (m eps)\n"
-               "                         gels:        ||A^H (B - A X)||_1 scaled as LAPACK's dqrt17\n"
-               "                                      (m >= n), the solve residual (m < n)\n"
-               "                         others:      as their entry in the routine list says\n"
-               "                       residual_ok = residual < %g and info == 0\n"
-               "  --baseline           also time the vendor LAPACK on an identical copy of the input,\n"
-               "                       with the BLAS running as many threads as hetla has workers;\n"
-               "                       ratio = baseline_seconds / seconds (> 1: hetla is faster)\n"
-               "  --repeat R           run R times, each on a fresh copy of the input, and report the\n"
-               "                       best (minimum) time [default: 1]\n"
-               "  --threads T          host worker threads, the calling thread included\n"
-               "                       [default: one per core, minus one per accelerator]\n"
-               "  --devices SPEC       comma list: cpu[:cores], emu[:speed=F][:mem=SIZE][:bw=GB/s][:lat=US]\n"
-               "                       [:herk=gemm] (one item per emulated accelerator; herk=gemm: Cholesky's\n"
-               "                       diagonal updates as GEMMs, as GPUs run them), opencl[:index|all],\n"
-               "                       cuda[:index|all]; without cpu the cores only run what no\n"
-               "                       accelerator can [default: cpu]\n"
-               "  --schedule S         dynamic (greedy by capability weights) or static (owner\n"
-               "                       computes from the distribution) [default: dynamic]\n"
-               "  --distribution D     1d, 2d, weighted (capability-weighted cyclic) or hybrid\n"
-               "                       (two-level hybrid tiles: small host tiles, one large tile per\n"
-               "                       accelerator sized by its weight; the factorizations, their\n"
-               "                       solvers and trsm)\n"
-               "                       [default: weighted under static, none under dynamic]; naming one\n"
-               "                       without --schedule selects static\n"
-               "  -k K                 inner dimension of a product [default: n]\n"
-               "  --transa/--transb X  N, T or C: op() applied to A / B in a product [default: N]\n"
-               "  --degree D           degree of a matrix polynomial [default: 10]\n"
-               "  --method M           horner or ps (Paterson-Stockmeyer) [default: ps]\n"
-               "  --weights LIST       force the work split, e.g. cpu=0.4,emu0=0.6 (device names as\n"
-               "                       `hetla info` shows them) [default: learned / measured weights]\n"
-               "  --energy             report joules per device where the platform exposes them\n"
-               "                       (RAPL, NVML); says so where nothing is readable\n"
-               "  --json               one JSON object per line instead of a table\n"
-               "  --trace FILE         write the task trace of the last timed hetla run (never the\n"
-               "                       baseline): FILE.json is Chrome trace JSON (Perfetto,\n"
-               "                       chrome://tracing), FILE.svg a Gantt chart (one row per worker).\n"
-               "                       With several configurations each gets its own file,\n"
-               "                       FILE-<precision>-n<N>.<ext>. Library routines only.\n"
-               "  -q, --quiet          no progress line (shown on stderr only when it is a terminal)\n"
-               "  -h, --help           this text\n"
-               "\n"
-               "Inputs are random, well-conditioned Hermitian positive definite matrices. GFLOP/s use the\n"
-               "LAWN 41 operation counts (complex: 6 flops per multiplication, 2 per addition).\n"
-               "Times cover the call only: input copies, checks and the baseline are outside it.\n"
-               "Library routines also report, from the task trace of the last timed run (recording\n"
-               "costs two clock reads per task): busy_pct (mean share of the call's wall time the\n"
-               "workers spent in tasks), imbalance (largest / mean per-worker busy time; 1 = even),\n"
-               "and in JSON workers [{id, tasks, busy_pct}] and kernels [{label, count, seconds,\n"
-               "share_pct}].\n"
-               "Exit status: 0 success; 1 a check failed, info != 0 or a run failed; 2 usage error.\n"
-               "Vendor LAPACK: %s\n",
-               bench::kResidualThreshold, util::blas_vendor().c_str());
-}
-
 namespace {
+
+constexpr int64_t kMaxDim = 2147483647;  // LAPACK integers are 32-bit
+// Scope of an option with no BenchOption bit of its own: every routine takes
+// it, or only those that run through the library (hetla::init).
+constexpr unsigned kEveryRoutine = 0;
+constexpr unsigned kLibraryRoutines = 1u << 31;
 
 struct BenchArgs {
   std::string routine;
-  std::vector<int64_t> ns;
-  std::vector<char> precisions;
+  std::string sizes;       // -n as given ("" = the routine's default)
+  std::string precisions;  // --precision as given ("" = d)
   BenchConfig base;
   bool json = false;
   bool quiet = false;
-  std::string trace;   // --trace FILE ("" = none)
+  std::string trace;  // --trace FILE ("" = none)
   std::string devices = "cpu";
   Schedule schedule = Schedule::Dynamic;
-  bool schedule_given = false;
   Distribution distribution = Distribution::Default;
-  bool devices_given = false;
-  unsigned given = 0;  // BenchOption bits given on the command line
+  // each option with the routines that take it (a BenchOption bit,
+  // kEveryRoutine or kLibraryRoutines), checked once ROUTINE is known
+  std::vector<std::pair<const CLI::Option*, unsigned>> scope;
+  const CLI::Option* schedule_option = nullptr;
 };
-
-constexpr int64_t kMaxDim = 2147483647;  // LAPACK integers are 32-bit
-
-Uplo parse_uplo(std::string_view v) {
-  if (v == "L" || v == "l" || v == "lower") return Uplo::Lower;
-  if (v == "U" || v == "u" || v == "upper") return Uplo::Upper;
-  throw UsageError("--uplo: '" + std::string(v) + "' is not L or U");
-}
-
-std::vector<char> parse_precisions(std::string_view v) {
-  std::vector<char> out;
-  for (auto item : split(v, ',')) {
-    const char p = item.size() == 1 ? static_cast<char>(std::tolower(static_cast<unsigned char>(item[0]))) : 0;
-    if (p != 's' && p != 'd' && p != 'c' && p != 'z')
-      throw UsageError("--precision: '" + std::string(item) + "' is not one of s, d, c, z");
-    out.push_back(p);
-  }
-  return out;
-}
 
 bool ends_with_nocase(std::string_view s, std::string_view suffix) {
   if (s.size() < suffix.size()) return false;
@@ -149,111 +55,100 @@ bool ends_with_nocase(std::string_view s, std::string_view suffix) {
   return true;
 }
 
-std::string parse_trace_file(std::string_view v) {
-  const bool ok = (ends_with_nocase(v, ".json") && v.size() > 5) || (ends_with_nocase(v, ".svg") && v.size() > 4);
-  if (!ok)
-    throw UsageError("--trace: '" + std::string(v) + "' must end in .json (Chrome trace) or .svg (Gantt chart)");
-  return std::string(v);
+CLI::Validator trace_file() {
+  return CLI::Validator(
+      [](std::string& v) {
+        const bool ok =
+            (ends_with_nocase(v, ".json") && v.size() > 5) || (ends_with_nocase(v, ".svg") && v.size() > 4);
+        return ok ? std::string() : "'" + v + "' must end in .json (Chrome trace) or .svg (Gantt chart)";
+      },
+      "");
 }
 
-/// Returns false when help was requested.
-bool parse(int argc, char** argv, int first, BenchArgs& a) {
-  ArgReader in(argc, argv, first);
-  auto mark = [&](unsigned bit) { a.given |= bit; };
-  while (!in.done()) {
-    const std::string_view opt = in.next();
-    if (opt == "-h" || opt == "--help") {
-      return false;
-    } else if (opt == "-n") {
-      a.ns = parse_int_list(in.value(opt), "-n", 1, kMaxDim);
-    } else if (opt == "-m") {
-      a.base.m = parse_int(in.value(opt), "-m", 1, kMaxDim);
-      mark(kOptM);
-    } else if (opt == "--nrhs") {
-      a.base.nrhs = parse_int(in.value(opt), "--nrhs", 1, kMaxDim);
-      mark(kOptNrhs);
-    } else if (opt == "--nb") {
-      a.base.nb = parse_int(in.value(opt), "--nb", 1, kMaxDim);
-      mark(kOptNb);
-    } else if (opt == "--precision" || opt == "-p") {
-      a.precisions = parse_precisions(in.value(opt));
-      mark(kOptPrecision);
-    } else if (opt == "--uplo") {
-      a.base.uplo = parse_uplo(in.value(opt));
-      mark(kOptUplo);
-    } else if (opt == "--check") {
-      in.no_value(opt);
-      a.base.check = true;
-      mark(kOptCheck);
-    } else if (opt == "--baseline") {
-      in.no_value(opt);
-      a.base.baseline = true;
-      mark(kOptBaseline);
-    } else if (opt == "--repeat" || opt == "-r") {
-      a.base.repeat = static_cast<int>(parse_int(in.value(opt), "--repeat", 1, 1000000));
-      mark(kOptRepeat);
-    } else if (opt == "--threads" || opt == "-t") {
-      a.base.threads = static_cast<int>(parse_int(in.value(opt), "--threads", 1, 4096));
-      mark(kOptThreads);
-    } else if (opt == "-k") {
-      a.base.k = parse_int(in.value(opt), "-k", 0, kMaxDim);
-      mark(kOptK);
-    } else if (opt == "--transa" || opt == "--transb") {
-      const std::string_view v = in.value(opt);
-      if (v != "N" && v != "T" && v != "C" && v != "n" && v != "t" && v != "c")
-        throw UsageError(std::string(opt) + ": '" + std::string(v) + "' is not N, T or C");
-      (opt == "--transa" ? a.base.transa : a.base.transb) =
-          static_cast<Op>(std::toupper(static_cast<unsigned char>(v[0])));
-      mark(kOptTrans);
-    } else if (opt == "--degree") {
-      a.base.degree = static_cast<int>(parse_int(in.value(opt), "--degree", 0, 10000));
-      mark(kOptDegree);
-    } else if (opt == "--method") {
-      const std::string_view v = in.value(opt);
-      if (v != "horner" && v != "ps") throw UsageError("--method: '" + std::string(v) + "' is not horner or ps");
-      a.base.method = std::string(v);
-      mark(kOptMethod);
-    } else if (opt == "--weights") {
-      a.base.weights = std::string(in.value(opt));
-      mark(kOptWeights);
-    } else if (opt == "--energy") {
-      in.no_value(opt);
-      a.base.energy = true;
-    } else if (opt == "--json") {
-      in.no_value(opt);
-      a.json = true;
-    } else if (opt == "--quiet" || opt == "-q") {
-      in.no_value(opt);
-      a.quiet = true;
-    } else if (opt == "--trace") {
-      a.trace = parse_trace_file(in.value(opt));
-    } else if (opt == "--devices") {
-      a.devices = parse_device_list(in.value(opt));
-      a.devices_given = true;
-    } else if (opt == "--schedule") {
-      const std::string_view v = in.value(opt);
-      a.schedule_given = true;
-      if (v == "dynamic") a.schedule = Schedule::Dynamic;
-      else if (v == "static") a.schedule = Schedule::Static;
-      else throw UsageError("--schedule: '" + std::string(v) + "' is not static or dynamic");
-      a.devices_given = true;
-    } else if (opt == "--distribution") {
-      const std::string_view v = in.value(opt);
-      if (v == "1d") a.distribution = Distribution::OneD;
-      else if (v == "2d") a.distribution = Distribution::TwoD;
-      else if (v == "weighted") a.distribution = Distribution::Weighted;
-      else if (v == "hybrid") a.distribution = Distribution::Hybrid;
-      else throw UsageError("--distribution: '" + std::string(v) + "' is not 1d, 2d, weighted or hybrid");
-      a.devices_given = true;
-    } else if (opt.size() > 1 && opt[0] == '-') {
-      throw UsageError("unknown option '" + std::string(opt) + "' (see hetla bench --help)");
-    } else if (a.routine.empty()) {
-      a.routine = opt;
-    } else {
-      throw UsageError("unexpected argument '" + std::string(opt) + "' (one ROUTINE per run)");
-    }
+std::string routine_list() {
+  std::string s;
+  for (const Routine* r : routines()) s += (s.empty() ? "" : ", ") + r->name;
+  return s;
+}
+
+std::vector<std::string> routine_names() {
+  std::vector<std::string> names;
+  for (const Routine* r : routines()) names.push_back(r->name);
+  return names;
+}
+
+std::string help_footer() {
+  std::string routines_text = "routines:\n";
+  for (const Routine* r : routines()) {
+    char line[256];
+    std::snprintf(line, sizeof line, "  %-8s %s\n", r->name.c_str(), r->summary.c_str());
+    routines_text += line;
   }
-  return true;
+  char threshold[32];
+  std::snprintf(threshold, sizeof threshold, "%g", bench::kResidualThreshold);
+  return routines_text +
+         "\n--check computes the scaled residual (LAPACK Working Note 41):\n"
+         "  potrf:       ||A - L L^H||_1 / (n ||A||_1 eps)\n"
+         "  potrs, posv: ||B - A X||_1 / (n ||A||_1 ||X||_1 eps)\n"
+         "  getrf:       ||P A - L U||_1 / (n ||A||_1 eps)\n"
+         "  gesv:        as posv\n"
+         "  geqrf:       max of ||A - Q R||_1 / (max(m, n) ||A||_1 eps) and ||I - Q^H Q||_1 / (m eps)\n"
+         "  orgqr:       ||I - Q^H Q||_1 / (m eps)\n"
+         "  gels:        ||A^H (B - A X)||_1 scaled as LAPACK's dqrt17 (m >= n), the solve residual (m < n)\n"
+         "  others:      as their entry in the routine list says\n"
+         "residual_ok = residual < " + threshold + " and info == 0.\n"
+         "\n"
+         "A routine rejects the options that do not apply to it. Inputs are random, well-conditioned\n"
+         "Hermitian positive definite matrices. GFLOP/s use the LAWN 41 operation counts (complex: 6 flops\n"
+         "per multiplication, 2 per addition). Times cover the call only: input copies, checks and the\n"
+         "baseline are outside it. Library routines also report, from the task trace of the last timed\n"
+         "run (recording costs two clock reads per task): busy_pct (mean share of the call's wall time\n"
+         "the workers spent in tasks), imbalance (largest / mean per-worker busy time; 1 = even), and in\n"
+         "JSON workers [{id, tasks, busy_pct}] and kernels [{label, count, seconds, share_pct}].\n"
+         "Exit status: 0 success; 1 a check failed, info != 0 or a run failed; 2 usage error.\n"
+         "Vendor LAPACK: " + util::blas_vendor();
+}
+
+/// Every option of `hetla bench`. Adding one is one line here: the option,
+/// where its value goes (a BenchConfig field), its validator and default,
+/// and which routines take it (a BenchOption bit they list, kEveryRoutine or
+/// kLibraryRoutines).
+void add_options(CLI::App& app, BenchArgs& a) {
+  BenchConfig& c = a.base;
+  auto scope = [&](CLI::Option* o, unsigned routines) {
+    a.scope.emplace_back(o, routines);
+    return o;
+  };
+  app.add_option("ROUTINE", a.routine, "the routine to measure (below)")->check(one_of(routine_names()));
+  scope(app.add_option("-n", a.sizes, "matrix order(s); for runtime, tasks per shape")->option_text("N[,N...]")->check(integer_list(1, kMaxDim))->default_str("2000; runtime: 200000"), kEveryRoutine);
+  scope(app.add_option("-m", c.m, "rows, for routines with rectangular inputs")->option_text("M")->transform(integer(1, kMaxDim))->default_str("n"), kOptM);
+  scope(app.add_option("--nrhs", c.nrhs, "right-hand sides")->option_text("K")->transform(integer(1, kMaxDim))->capture_default_str(), kOptNrhs);
+  scope(app.add_option("--nb", c.nb, "tile size")->option_text("NB")->transform(integer(1, kMaxDim))->default_str("hetla::default_tile_size<T>(n)"), kOptNb);
+  scope(app.add_option("--precision,-p", a.precisions, "s, d, c or z; several: one result per precision")->option_text("P[,P...]")->check(list_of({"s", "d", "c", "z"}))->default_str("d"), kOptPrecision);
+  scope(add_choice(app, "--uplo", c.uplo, {{"L", Uplo::Lower}, {"U", Uplo::Upper}, {"lower", Uplo::Lower}, {"upper", Uplo::Upper}}, "triangle that is referenced", true)->option_text("L|U"), kOptUplo);
+  scope(app.add_flag("--check", c.check, "compute the scaled residual and residual_ok (below)"), kOptCheck);
+  scope(app.add_flag("--baseline", c.baseline, "also time the vendor LAPACK on an identical copy of the input,\nwith the BLAS running as many threads as hetla has workers;\nratio = baseline_seconds / seconds (> 1: hetla is faster)"), kOptBaseline);
+  scope(app.add_option("--repeat,-r", c.repeat, "run R times, each on a fresh copy of the input, and report\nthe best (minimum) time")->option_text("R")->transform(integer(1, 1000000))->capture_default_str(), kOptRepeat);
+  scope(app.add_option("--threads,-t", c.threads, "host worker threads, the calling thread included")->option_text("T")->transform(integer(1, 4096))->default_str("one per core, minus one per accelerator"), kOptThreads);
+  scope(app.add_option("--devices", a.devices, "comma list: cpu[:cores], emu[:speed=F][:mem=SIZE][:bw=GB/s]\n[:lat=US][:herk=gemm] (one item per emulated accelerator;\nherk=gemm: Cholesky's diagonal updates as GEMMs, as GPUs run\nthem), opencl[:index|all], cuda[:index|all]; without cpu the\ncores only run what no accelerator can")->option_text("SPEC")->check(device_list())->capture_default_str(), kLibraryRoutines);
+  a.schedule_option = scope(add_choice(app, "--schedule", a.schedule, {{"dynamic", Schedule::Dynamic}, {"static", Schedule::Static}}, "dynamic (greedy by capability weights) or static (owner\ncomputes from the distribution)")->option_text("S"), kLibraryRoutines);
+  scope(add_choice(app, "--distribution", a.distribution, {{"1d", Distribution::OneD}, {"2d", Distribution::TwoD}, {"weighted", Distribution::Weighted}, {"hybrid", Distribution::Hybrid}}, "1d, 2d, weighted (capability-weighted cyclic) or hybrid\n(two-level hybrid tiles: small host tiles, one large tile per\naccelerator sized by its weight; the factorizations, their\nsolvers and trsm); naming one without --schedule selects static")->option_text("D")->default_str("weighted under static, none under dynamic"), kLibraryRoutines);
+  scope(app.add_option("--trace", a.trace, "write the task trace of the last timed hetla run (never the\nbaseline): FILE.json is Chrome trace JSON (Perfetto,\nchrome://tracing), FILE.svg a Gantt chart (one row per worker).\nWith several configurations each gets its own file,\nFILE-<precision>-n<N>.<ext>")->option_text("FILE")->check(trace_file()), kLibraryRoutines);
+  scope(app.add_option("-k", c.k, "inner dimension of a product")->option_text("K")->transform(integer(0, kMaxDim))->default_str("n"), kOptK);
+  scope(add_choice(app, "--transa", c.transa, {{"N", Op::NoTrans}, {"T", Op::Trans}, {"C", Op::ConjTrans}}, "op() applied to A in a product", true)->option_text("N|T|C"), kOptTrans);
+  scope(add_choice(app, "--transb", c.transb, {{"N", Op::NoTrans}, {"T", Op::Trans}, {"C", Op::ConjTrans}}, "op() applied to B in a product", true)->option_text("N|T|C"), kOptTrans);
+  scope(app.add_option("--degree", c.degree, "degree of a matrix polynomial")->option_text("D")->transform(integer(0, 10000))->capture_default_str(), kOptDegree);
+  scope(app.add_option("--method", c.method, "horner or ps (Paterson-Stockmeyer)")->option_text("M")->check(one_of({"horner", "ps"}))->capture_default_str(), kOptMethod);
+  scope(app.add_option("--weights", c.weights, "force the work split, e.g. cpu=0.4,emu0=0.6 (device names\nas `hetla info` shows them)")->option_text("LIST")->default_str("learned / measured weights"), kOptWeights);
+  scope(app.add_flag("--energy", c.energy, "report joules per device where the platform exposes them\n(RAPL, NVML); says so where nothing is readable"), kLibraryRoutines);
+  scope(app.add_flag("--json", a.json, "one JSON object per line instead of a table"), kEveryRoutine);
+  scope(app.add_flag("--quiet,-q", a.quiet, "no progress line (shown on stderr only when it is a terminal)"), kEveryRoutine);
+}
+
+std::vector<char> precision_list(const std::string& text) {
+  std::vector<char> out;
+  for (auto item : split(text, ',')) out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(item[0]))));
+  return out;
 }
 
 /// The trace file of one configuration: FILE itself when there is only one,
@@ -328,50 +223,40 @@ double memory_estimate(const Routine& spec, const BenchConfig& c) {
   return 3.0 * m * n * elem;
 }
 
-std::string routine_list() {
-  std::string s;
-  for (const Routine* r : routines()) s += (s.empty() ? "" : ", ") + r->name;
-  return s;
-}
-
 }  // namespace
 
 int cmd_bench(int argc, char** argv, int first) {
   if (wants_grid(argc, argv, first)) return bench_distributed(argc, argv, first);  // under mpirun (docs/mpi.md)
   BenchArgs a;
-  if (!parse(argc, argv, first, a)) {
-    print_bench_help(stdout);
-    return kExitOk;
-  }
+  CLI::App app("Measures one hetla routine; prints one result per configuration (every -n value\n"
+               "for every precision).",
+               "hetla bench");
+  setup_command(app, "ROUTINE [options]", help_footer());
+  add_options(app, a);
+  if (!parse_command(app, argc, argv, first)) return kExitOk;
   if (a.routine.empty()) throw UsageError("missing ROUTINE (one of: " + routine_list() + ")");
   const Routine* spec = find_routine(a.routine);
-  if (!spec) throw UsageError("unknown routine '" + a.routine + "' (one of: " + routine_list() + ")");
-  const unsigned bits[] = {kOptM,      kOptNrhs,  kOptNb,     kOptPrecision, kOptUplo,    kOptCheck,  kOptBaseline,
-                           kOptRepeat, kOptThreads, kOptK, kOptTrans,     kOptDegree, kOptMethod, kOptWeights};
-  const char* names[] = {"-m",       "--nrhs",    "--nb", "--precision",       "--uplo",   "--check",
-                         "--baseline", "--repeat", "--threads", "-k", "--transa/--transb", "--degree",
-                         "--method", "--weights"};
-  for (std::size_t k = 0; k < std::size(bits); ++k)
-    if ((a.given & bits[k]) && !(spec->options & bits[k]))
-      throw UsageError(std::string("option ") + names[k] + " does not apply to " + spec->name);
-  if (a.devices_given && !spec->library)
-    throw UsageError("options --devices/--schedule/--distribution do not apply to " + spec->name);
+  for (const auto& [option, routines] : a.scope) {
+    if (option->count() == 0) continue;
+    if (routines == kLibraryRoutines && !spec->library)
+      throw UsageError("option " + option->get_name() + " does not apply to " + spec->name +
+                       " (it runs no library call)");
+    if (routines != kLibraryRoutines && routines != kEveryRoutine && !(spec->options & routines))
+      throw UsageError("option " + option->get_name() + " does not apply to " + spec->name);
+  }
   static const std::set<std::string> hybrid_routines{"potrf", "potrs", "posv",  "trsm", "getrf",
                                                      "gesv",  "geqrf", "gels", "orgqr"};
   if (a.distribution == Distribution::Hybrid && !hybrid_routines.count(spec->name))
     throw UsageError("--distribution hybrid: the factorizations, their solvers and trsm take hybrid tiles, " +
                      spec->name + " does not (use weighted)");
-  if (a.base.energy && !spec->library)
-    throw UsageError("option --energy does not apply to " + spec->name + " (it runs no library call)");
-  if (!a.trace.empty() && !spec->library)
-    throw UsageError("option --trace does not apply to " + spec->name + " (it runs no library call)");
-  if (a.ns.empty()) a.ns.push_back(spec->default_n);
-  if (a.precisions.empty()) a.precisions.push_back('d');
-  const bool several = a.ns.size() * a.precisions.size() > 1;
+  const std::vector<int64_t> ns =
+      a.sizes.empty() ? std::vector<int64_t>{spec->default_n} : parse_int_list(a.sizes, "-n", 1, kMaxDim);
+  const std::vector<char> precisions = a.precisions.empty() ? std::vector<char>{'d'} : precision_list(a.precisions);
+  const bool several = ns.size() * precisions.size() > 1;
   // Before any work: every configuration fits in memory and every trace file
   // can be written.
-  for (char p : a.precisions)
-    for (int64_t n : a.ns) {
+  for (char p : precisions)
+    for (int64_t n : ns) {
       BenchConfig c = a.base;
       c.routine = spec->name;
       c.spec = spec;
@@ -392,7 +277,7 @@ int cmd_bench(int argc, char** argv, int first) {
     cfg.devices = a.devices;
     // A distribution only places work under owner-computes: naming one
     // without --schedule means static scheduling.
-    cfg.schedule = a.schedule_given || a.distribution == Distribution::Default ? a.schedule : Schedule::Static;
+    cfg.schedule = a.schedule_option->count() > 0 || a.distribution == Distribution::Default ? a.schedule : Schedule::Static;
     cfg.distribution = a.distribution;
     try {
       hetla::init(cfg);  // start the workers and open the devices now, outside every timed region
@@ -403,7 +288,7 @@ int cmd_bench(int argc, char** argv, int first) {
     // Device code (OpenCL kernels: tens of seconds per precision the first
     // time on a machine) is built now, not inside a timed run.
     detail::CallScope scope;
-    for (char p : a.precisions) {
+    for (char p : precisions) {
       std::chrono::nanoseconds built{0};
       for (int d = 1; d < scope.rt().num_devices(); ++d) built += dev::warm_up_kernels(scope.rt().device(d), p);
       if (built > std::chrono::seconds(1))
@@ -414,11 +299,11 @@ int cmd_bench(int argc, char** argv, int first) {
 
   RecordPrinter printer(a.json);
   Progress progress("hetla bench " + spec->name, a.quiet);
-  const int64_t configurations = static_cast<int64_t>(a.ns.size() * a.precisions.size());
+  const int64_t configurations = static_cast<int64_t>(ns.size() * precisions.size());
   int64_t configuration = 0;
   int status = kExitOk;
-  for (char p : a.precisions)
-    for (int64_t n : a.ns) {
+  for (char p : precisions)
+    for (int64_t n : ns) {
       progress.update("n=" + std::to_string(n) + " precision " + std::string(1, p) +
                           (base.repeat > 1 ? ", best of " + std::to_string(base.repeat) : ""),
                       configuration++, configurations);

@@ -12,6 +12,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -602,6 +604,118 @@ TEST(Cli, TasksetOneCoreMeansOneWorker) {
   EXPECT_EQ(j["cores"], "1");
   EXPECT_EQ(j["cpu_set"], cpu);
   EXPECT_EQ(j["workers"], "1");
+}
+
+/// The line of `help` that documents `option` (it starts "  <option>" or
+/// "  -x,<option>"), with the lines of its description that follow it.
+std::string help_entry(const std::string& help, const std::string& option) {
+  const auto ls = lines(help);
+  for (std::size_t i = 0; i < ls.size(); ++i) {
+    const std::string& l = ls[i];
+    const bool match = l.rfind("  " + option + " ", 0) == 0 || l == "  " + option ||
+                       (l.size() > 5 && l.rfind("  -", 0) == 0 && l[4] == ',' &&
+                        (l.compare(5, option.size() + 1, option + " ") == 0 || l.substr(5) == option));
+    if (!match) continue;
+    std::string entry = l;
+    for (std::size_t j = i + 1; j < ls.size() && ls[j].rfind("    ", 0) == 0 && ls[j].find_first_not_of(' ') > 4;
+         ++j)
+      entry += "\n" + ls[j];
+    return entry;
+  }
+  return "";
+}
+
+// Every command's --help lists its options with their defaults.
+TEST(Cli, CommandHelpShowsOptionsAndDefaults) {
+  struct Expect {
+    const char* command;
+    const char* option;
+    const char* text;  // in the option's entry
+  };
+  const Expect expects[] = {
+      {"bench", "-n", "[default: 2000; runtime: 200000]"},
+      {"bench", "--nrhs", "[default: 1]"},
+      {"bench", "--repeat", "[default: 1]"},
+      {"bench", "--precision", "[default: d]"},
+      {"bench", "--uplo", "[default: L]"},
+      {"bench", "--schedule", "[default: dynamic]"},
+      {"bench", "--devices", "[default: cpu]"},
+      {"bench", "--method", "[default: ps]"},
+      {"bench", "--degree", "[default: 10]"},
+      {"bench", "--check", "residual"},
+      {"bench", "--quiet", "progress"},
+  };
+  std::map<std::string, std::string> help;
+  for (const Expect& e : expects) {
+    if (!help.count(e.command)) {
+      auto r = run(std::string(e.command) + " --help");
+      ASSERT_EQ(r.rc, 0) << e.command << "\n" << r.err;
+      EXPECT_EQ(r.out.rfind(std::string("usage: hetla ") + e.command, 0), 0u) << r.out;
+      EXPECT_TRUE(r.err.empty()) << r.err;
+      help[e.command] = r.out;
+    }
+    const std::string entry = help_entry(help[e.command], e.option);
+    ASSERT_FALSE(entry.empty()) << "hetla " << e.command << " --help has no " << e.option << "\n" << help[e.command];
+    EXPECT_NE(entry.find(e.text), std::string::npos) << e.command << " " << e.option << ": " << entry;
+  }
+  // -h is --help; help after other arguments too
+  EXPECT_EQ(run("bench -h").out, help["bench"]);
+  EXPECT_EQ(run("bench potrf -n 100 --help").out, help["bench"]);
+}
+
+// A value a command rejects: exit status 2, a message naming the option,
+// nothing on stdout, no work done.
+TEST(Cli, InvalidValuesNameTheOption) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"bench potrf -n -5", "-n: -5 is out of range"},
+      {"bench potrf -n 100,0", "-n: 0 is out of range"},
+      {"bench potrf -n 1.5", "-n: '1.5' is not an integer"},
+      {"bench potrf --nb 0", "--nb: 0 is out of range"},
+      {"bench potrf --nb=x", "--nb: 'x' is not an integer"},
+      {"bench potrf --repeat 0", "--repeat: 0 is out of range"},
+      {"bench potrf -t 0", "--threads: 0 is out of range"},
+      {"bench potrf --precision s,q", "--precision: 'q'"},
+      {"bench potrf --uplo X", "--uplo: 'X'"},
+      {"bench potrf --schedule fast", "--schedule: 'fast'"},
+      {"bench potrf --distribution=tiles", "--distribution: 'tiles'"},
+      {"bench gemm --transa X", "--transa: 'X'"},
+      {"bench matpoly --method taylor", "--method: 'taylor'"},
+      {"bench potrf --devices cpu,,emu", "--devices: empty"},
+      {"bench potrf --trace t.txt", "--trace: 't.txt'"},
+      {"bench potrf --check=yes", "--check takes no value"},
+      {"bench potrf --nb", "--nb needs a value"},
+      {"bench nosuchroutine", "'nosuchroutine' is not"},
+      {"bench potrf --nrhs 2", "option --nrhs does not apply to potrf"},
+      {"bench runtime --devices cpu", "option --devices does not apply to runtime"},
+  };
+  for (const auto& [args, message] : cases) {
+    auto r = run(args);
+    EXPECT_EQ(r.rc, 2) << "hetla " << args << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << "hetla " << args << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << "hetla " << args << ": " << r.out;
+  }
+}
+
+// --json: the error is one JSON object on stdout whose message is the one on
+// stderr, and the exit status is that of the error (2: usage, 1: run).
+TEST(Cli, JsonErrorCarriesTheMessageAndExitStatus) {
+  const std::tuple<const char*, int, const char*> cases[] = {
+      {"bench potrf -n -5 --json", 2, "-n: -5 is out of range"},
+      {"bench potrf --json --precision x", 2, "--precision: 'x'"},
+      {"bench potrf --json --nrhs 3", 2, "does not apply to potrf"},
+      {"bench potrf -n 1e7 --json", 1, "GiB of memory"},
+  };
+  for (const auto& [args, rc, message] : cases) {
+    auto r = run(args);
+    EXPECT_EQ(r.rc, rc) << "hetla " << args << "\n" << r.out << r.err;
+    const auto out = lines(r.out);
+    ASSERT_EQ(out.size(), 1u) << "hetla " << args << "\n" << r.out;
+    const Json v = Json::parse(out[0]);
+    ASSERT_TRUE(v.is_object() && v.contains("error")) << out[0];
+    const std::string error = v.at("error").get<std::string>();
+    EXPECT_NE(error.find(message), std::string::npos) << error;
+    EXPECT_NE(r.err.find(error), std::string::npos) << r.err;
+  }
 }
 
 TEST(Cli, UsageErrorsExitWith2) {
