@@ -72,6 +72,12 @@ set(CPACK_COMPONENT_SIM_DESCRIPTION
     "hetla heterogeneous tile linear algebra: the simulator plugin (hetla simulate, SimGrid) and machine models")
 set(CPACK_COMPONENT_SIM_DEPENDS runtime)
 
+set(CPACK_DEBIAN_MPI_PACKAGE_NAME libhetla-mpi)
+set(CPACK_DEBIAN_MPI_PACKAGE_SECTION libs)
+set(CPACK_COMPONENT_MPI_DESCRIPTION
+    "hetla heterogeneous tile linear algebra: distributed routines over MPI (libhetla_mpi) and hetla bench --grid")
+set(CPACK_COMPONENT_MPI_DEPENDS runtime)
+
 set(CPACK_DEBIAN_PYTHON_PACKAGE_NAME python3-hetla)
 set(CPACK_DEBIAN_PYTHON_PACKAGE_SECTION python)
 set(CPACK_COMPONENT_PYTHON_DESCRIPTION "hetla heterogeneous tile linear algebra: the Python package (import hetla)")
@@ -82,7 +88,7 @@ set(CPACK_DEBIAN_PYTHON_PACKAGE_DEPENDS "python3-numpy")
 if(NOT BUILD_SHARED_LIBS)
   get_cmake_property(CPACK_COMPONENTS_ALL COMPONENTS)
   list(REMOVE_ITEM CPACK_COMPONENTS_ALL runtime)
-  foreach(c DEV CLI OPENCL CUDA SIM PYTHON)
+  foreach(c DEV CLI OPENCL CUDA SIM MPI PYTHON)
     set(CPACK_COMPONENT_${c}_DEPENDS "")
   endforeach()
 endif()

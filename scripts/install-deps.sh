@@ -14,6 +14,7 @@ packages=(
   python3-dev pybind11-dev python3-numpy   # the Python package
   python3-scipy python3-pytest             # its tests (reference results)
   libsimgrid-dev                           # simulation mode (hetla simulate)
+  libopenmpi-dev openmpi-bin libscalapack-openmpi-dev   # scale-out over MPI, ScaLAPACK baseline (docs/mpi.md)
   doxygen                                  # API reference (docs target, docs test)
   dpkg-dev                                 # cpack -G DEB: dpkg-shlibdeps (package test)
   nlohmann-json3-dev libcli11-dev          # JSON files and the command line (header-only)

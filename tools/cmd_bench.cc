@@ -10,6 +10,7 @@
 #include <string>
 
 #include "bench/common.hpp"
+#include "bench/distributed.hpp"
 #include "bench/registry.hpp"
 #include "options.hpp"
 #include "checks.hpp"
@@ -225,6 +226,7 @@ double memory_estimate(const Routine& spec, const BenchConfig& c) {
 }  // namespace
 
 int cmd_bench(int argc, char** argv, int first) {
+  if (wants_grid(argc, argv, first)) return bench_distributed(argc, argv, first);  // under mpirun (docs/mpi.md)
   BenchArgs a;
   CLI::App app("Measures one hetla routine; prints one result per configuration (every -n value\n"
                "for every precision).",

@@ -58,6 +58,11 @@ template <typename T> class Matrix {
   /// Tiles and their handles without any element storage (tile data null):
   /// for a simulated run, whose tasks never touch data.
   static Matrix shape_only(int64_t m, int64_t n, int64_t nb = kDefaultTileSize);
+  /// One process's part of a matrix distributed over processes: tile (i, j)
+  /// belongs to process `ranks[i + j * mt]` (mt x nt tiles of size nb); only
+  /// the tiles of process `me` have storage here (zeroed, each tile
+  /// contiguous); the others are shape-only (tile data null).
+  static Matrix distributed(int64_t m, int64_t n, int64_t nb, const std::vector<int>& ranks, int me);
 
   /// Column-major A(lda, n) into the tiles, converted by parallel tasks.
   void copy_from(const T* A, int64_t lda);

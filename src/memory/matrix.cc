@@ -40,6 +40,7 @@ template <typename T> struct Matrix<T>::Storage {
   int64_t lda = 0;  // > 0: view of a column-major array; 0: owned tile-contiguous
   util::PageBuffer owned;
   std::vector<rt::Handle> handles;  // column-major over tiles
+  std::vector<T*> tile_ptr;         // distributed(): per tile (column-major), null = another process's
 
   void set_shape(int64_t rows, int64_t cols, Tiling t) {
     m = rows, n = cols, tiling = std::move(t);
@@ -51,6 +52,7 @@ template <typename T> struct Matrix<T>::Storage {
   int64_t mb_of(int64_t i) const { return row_off[i + 1] - row_off[i]; }
   int64_t nb_of(int64_t j) const { return col_off[j + 1] - col_off[j]; }
   Tile<T> tile(int64_t i, int64_t j) const {
+    if (!tile_ptr.empty()) return {tile_ptr[static_cast<std::size_t>(i + j * mt)], mb_of(i), mb_of(i), nb_of(j)};
     if (!base) return {nullptr, mb_of(i), mb_of(i), nb_of(j)};  // empty or shape-only
     if (lda > 0) return {base + row_off[i] + col_off[j] * lda, lda, mb_of(i), nb_of(j)};
     // owned: tile column j starts at col_off[j] m; tile i in it at row_off[i] nb_of(j)
@@ -121,6 +123,40 @@ template <typename T> Matrix<T> Matrix<T>::shape_only(int64_t m, int64_t n, int6
   auto s = std::make_shared<Storage>();
   s->set_shape(m, n, tiling);
   s->init_handles();
+  M.store_ = s;
+  M.m_ = m, M.n_ = n, M.nb_ = nb, M.mt_ = s->mt, M.nt_ = s->nt;
+  return M;
+}
+
+template <typename T>
+Matrix<T> Matrix<T>::distributed(int64_t m, int64_t n, int64_t nb, const std::vector<int>& ranks, int me) {
+  if (m < 0) throw ArgumentError(1, "Matrix::distributed", "m < 0");
+  if (n < 0) throw ArgumentError(2, "Matrix::distributed", "n < 0");
+  const Tiling tiling{{nb}, {}};
+  check_tiling(tiling, 3, "Matrix::distributed");
+  auto s = std::make_shared<Storage>();
+  s->set_shape(m, n, tiling);
+  if (ranks.size() != static_cast<std::size_t>(s->mt * s->nt))
+    throw ArgumentError(4, "Matrix::distributed", "ranks must name one process per tile");
+  std::size_t elems = 0;  // local tiles, one after the other
+  for (int64_t j = 0; j < s->nt; ++j)
+    for (int64_t i = 0; i < s->mt; ++i)
+      if (ranks[static_cast<std::size_t>(i + j * s->mt)] == me) elems += static_cast<std::size_t>(s->mb_of(i) * s->nb_of(j));
+  if (elems > 0) {
+    s->owned = util::PageBuffer(elems * sizeof(T));
+    if (!s->owned.zeroed()) std::memset(s->owned.get(), 0, elems * sizeof(T));
+  }
+  s->tile_ptr.assign(static_cast<std::size_t>(s->mt * s->nt), nullptr);
+  T* next = static_cast<T*>(s->owned.get());
+  for (int64_t j = 0; j < s->nt; ++j)
+    for (int64_t i = 0; i < s->mt; ++i)
+      if (ranks[static_cast<std::size_t>(i + j * s->mt)] == me) {
+        s->tile_ptr[static_cast<std::size_t>(i + j * s->mt)] = next;
+        next += s->mb_of(i) * s->nb_of(j);
+      }
+  s->init_handles();
+  for (std::size_t t = 0; t < ranks.size(); ++t) s->handles[t].rank = ranks[t];
+  Matrix M;
   M.store_ = s;
   M.m_ = m, M.n_ = n, M.nb_ = nb, M.mt_ = s->mt, M.nt_ = s->nt;
   return M;

@@ -18,6 +18,7 @@ namespace hetla::detail {
 template <typename T>
 std::optional<Tile<T>> as_block(const Matrix<T>& M, int64_t i1, int64_t i2, int64_t j1, int64_t j2) {
   const Tile<T> first = M.tile(i1, j1);
+  if (!first.data) return std::nullopt;  // shape-only, or another process's tile
   Tile<T> block{first.data, first.ld, 0, 0};
   for (int64_t i = i1; i <= i2; ++i) block.mb += M.tile_mb(i);
   for (int64_t j = j1; j <= j2; ++j) block.nb += M.tile_nb(j);

@@ -16,6 +16,7 @@ inline bool reads(Mode m) { return static_cast<uint8_t>(m) & 1u; }
 inline bool writes(Mode m) { return static_cast<uint8_t>(m) & 2u; }
 
 struct Task;
+struct HandleComm;  // runtime/distributed.cc: versions, sends, the cached copy of a remote tile
 
 /// Spin lock for short critical sections (dependence edges, replica states).
 class SpinLock {
@@ -72,6 +73,10 @@ struct Handle {
   /// a device replica may use it as scratch (Device::herk_as_gemm). Set by
   /// a routine for its duration (TriangleScope).
   enum class Triangle : uint8_t { Whole, Lower, Upper } triangle = Triangle::Whole;
+  /// The process that owns the data (runtime/comm.hpp); -1: this process,
+  /// not distributed. A remote handle has no host data here.
+  int rank = -1;
+  std::shared_ptr<HandleComm> comm;  // inserting thread only; set once it takes part in transfers
 
   // coherence (guarded by `lock`); replicas indexed by device id
   SpinLock lock;

@@ -84,6 +84,7 @@ Runtime::~Runtime() {
     wait_all();
   } catch (...) {  // a destructor reports nothing; the error was the caller's to fetch
   }
+  detach_comm();
   for (auto& q : queues_) {
     std::lock_guard<std::mutex> lk(q->mutex);
     stop_ = true;
@@ -177,6 +178,7 @@ void Runtime::submit(Task* t, const Access* acc, std::size_t nacc, const TaskOpt
     alloc_cache_.push_back(t);
     throw std::invalid_argument("Runtime::insert: no device " + std::to_string(opt.device));
   }
+  if (comm_ && !(opt.flags & kComm) && !route(t, acc, nacc)) return;  // distributed.cc
   t->seq = next_seq_++;
   t->done = false;
   t->priority = opt.priority;

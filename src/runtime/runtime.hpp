@@ -49,7 +49,9 @@ struct Queue;
 struct DeviceState;
 struct CopyEngine;
 struct WorkerStats;
+struct CommState;
 }  // namespace detail
+class Comm;
 
 struct RuntimeConfig {
   int num_workers = 0;           // host workers incl. the caller; 0 = cores minus one per accelerator
@@ -144,7 +146,20 @@ class Runtime {
   /// Trace row of accelerator d's copy engine, or -1 when it has none.
   int copy_engine_row(int d) const { return copy_engines_on() && d > 0 ? num_workers_ + d - 1 : -1; }
 
+  /// This process's rank while a communicator is attached (CommScope), else 0.
+  int comm_rank() const;
+
  private:
+  // owner computes across processes (distributed.cc; runtime/comm.hpp)
+  friend class CommScope;
+  void attach_comm(std::shared_ptr<Comm> comm);
+  void detach_comm();
+  bool route(Task* t, const Access*& acc, std::size_t& nacc);  // false: another process runs it
+  void insert_send(Handle* h, int dest, uint64_t tag);
+  void insert_recv(Handle* h, Handle& copy, std::unique_ptr<std::byte[]>& buffer, int source, uint64_t tag);
+  std::size_t divert_comm(Task** ts, std::size_t n);  // transfers to the progress thread; returns the rest
+  void progress_loop();
+
   // tasks and dependences (runtime.cc)
   Task* allocate();
   static TaskBody& body_of(Task* t);
@@ -219,6 +234,7 @@ class Runtime {
 
   std::vector<std::thread> threads_;  // workers, then copy engines
   trace::Recorder* tracer_ = nullptr;
+  std::shared_ptr<detail::CommState> comm_;  // while a CommScope is open (shared: its type is distributed.cc's)
 };
 
 }  // namespace hetla::rt

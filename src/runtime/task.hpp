@@ -17,6 +17,7 @@ enum TaskFlags : uint32_t {
   kHostOnly = 1u << 1,     // must run on the host
   kPanel = 1u << 2,        // on the critical path: owner-computes keeps it on the CPU cores (seed 000 Alg. 5)
   kFp64 = 1u << 3,         // computes in double precision: never on a device without fp64 (Device::has_fp64)
+  kComm = 1u << 4,         // internal: a transfer to or from another process, run by the progress thread
 };
 
 struct TaskOptions {

@@ -30,6 +30,7 @@ constexpr int kSpinIterations = 4000;  // ~tens of microseconds before sleeping
 }  // namespace
 
 void Runtime::push_ready_batch(Task** ts, std::size_t n) {
+  if (comm_) n = divert_comm(ts, n);  // transfers go to the progress thread (distributed.cc)
   if (n == 0) return;
   if (devices_.size() == 1) {
     push_to(0, ts, n);

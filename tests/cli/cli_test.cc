@@ -177,6 +177,36 @@ TEST(Cli, VersionAndHelp) {
     EXPECT_NE(b.out.find(s), std::string::npos) << s;
 }
 
+// `bench --grid` in one process (an MPI singleton, no mpirun); several
+// processes are tests/mpi's.
+TEST(Cli, BenchGridOneProcess) {
+#if HETLA_CLI_MPI == 1
+  auto r = run("bench potrf -n 200 --nb 32 --grid 1x1 --check --baseline --json");
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  auto j = flat_object(lines(r.out).at(0));
+  EXPECT_EQ(j["grid"], "1x1");
+  EXPECT_EQ(j["ranks"], "1");
+  EXPECT_EQ(j["info"], "0");
+  EXPECT_EQ(j["residual_ok"], "true") << r.out;
+  EXPECT_EQ(j["baseline_info"], "0");
+  EXPECT_TRUE(is_positive_number(j["seconds"]));
+  EXPECT_TRUE(is_positive_number(j["baseline_seconds"]));
+  EXPECT_EQ(j["bytes_sent"], "[0]");  // nothing to send in one process
+  auto g = run("bench gemm -n 150 -k 70 --nb 32 --grid 1x1 --check --json --precision z");
+  ASSERT_EQ(g.rc, 0) << g.out << g.err;
+  EXPECT_EQ(flat_object(lines(g.out).at(0))["residual_ok"], "true") << g.out;
+  auto bad = run("bench potrf -n 200 --grid 2x1 --json");
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_NE(bad.out.find("needs 2 processes"), std::string::npos) << bad.out;
+#elif HETLA_CLI_MPI == 0
+  auto r = run("bench potrf -n 200 --grid 1x1 --json");
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE((r.out + r.err).find("needs MPI"), std::string::npos) << r.out << r.err;
+#else
+  GTEST_SKIP() << "bench --grid is not run under sanitizers (Open MPI's own leaks)";
+#endif
+}
+
 TEST(Cli, PotrfAllPrecisionsLower) {
   auto r = run("bench potrf -n 300 --nb 64 --check --baseline --json --precision s,d,c,z --uplo L");
   check_checked_lines(r, "potrf", {"s", "d", "c", "z"}, "L", true);

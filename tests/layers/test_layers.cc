@@ -45,6 +45,8 @@ namespace fs = std::filesystem;
 //   tasks    tile tasks: kernels inserted into the runtime on matrices' tiles.
 //   linalg   the algorithms, serial loops of tile tasks.
 //   sim      simulation: the runtime's seams on SimGrid, machine models, routines run on them.
+//   mpi      libhetla_mpi: process grids, distributed matrices and routines over
+//            MPI (the runtime's rt::Comm seam); the only includer of <mpi.h>.
 //   api      the C API, thin adapters over linalg.
 //   lapack   libhetla_lapack: the Fortran LAPACK/BLAS names over the API.
 //   tools    the `hetla` command-line tool (and its benchmarks): on top.
@@ -54,7 +56,7 @@ namespace fs = std::filesystem;
 // the tests, which are not checked here) may include it.
 constexpr std::string_view kLayers[] = {"include", "util",    "trace",  "kernels", "devices", "runtime",
                                         "tune",    "context", "memory", "tasks",   "linalg",  "sim",
-                                        "api",     "lapack",  "tools",  "python"};
+                                        "mpi",     "api",     "lapack",  "tools",  "python"};
 constexpr std::string_view kChecks = "checks";
 constexpr std::string_view kChecksLevel = "kernels";  // what checks/ may include
 constexpr std::string_view kChecksUsers[] = {"checks", "tools"};  // who may include checks/

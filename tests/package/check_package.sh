@@ -62,7 +62,7 @@ for f in *.deb; do
   name=$(dpkg-deb -f "$f" Package)
   case $name in
     libhetla$so|libhetla-dev|hetla) ;;
-    libhetla-opencl|libhetla-cuda|libhetla-sim|python3-hetla)
+    libhetla-opencl|libhetla-cuda|libhetla-sim|libhetla-mpi|python3-hetla)
       has "$name" '\.so'
       depends "$name" "libhetla$so \(= $version\)" ;;
     *) fail "unexpected package $name ($f)" ;;

@@ -1,0 +1,205 @@
+#include "mpi/grid.hpp"
+
+#include <mpi.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+#include <stdexcept>
+
+namespace hetla::mpi {
+
+namespace {
+bool g_we_initialised = false;
+
+// Every MPI call of this library holds it: the runtime's progress thread and
+// the caller's collectives never overlap inside MPI (MPI_THREAD_SERIALIZED).
+std::mutex& mpi_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+void check(int rc, const char* what) {
+  if (rc == MPI_SUCCESS) return;
+  char msg[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(rc, msg, &len);
+  throw std::runtime_error(std::string(what) + ": " + std::string(msg, static_cast<std::size_t>(len)));
+}
+
+int to_int(std::size_t bytes) {
+  if (bytes > static_cast<std::size_t>(INT32_MAX)) throw std::length_error("MPI transfer over 2 GiB");
+  return static_cast<int>(bytes);
+}
+
+// The runtime's transfers: tags are the runtime's per-pair sequence numbers,
+// folded into the communicator's tag range.
+class MpiComm final : public rt::Comm {
+ public:
+  MpiComm(MPI_Comm c, int rank, int size) : comm_(c), rank_(rank), size_(size) {
+    void* ub = nullptr;
+    int flag = 0;
+    MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
+    tag_ub_ = flag ? *static_cast<int*>(ub) : 32767;
+  }
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  Request isend(const void* data, std::size_t bytes, int dest, uint64_t tag) override {
+    auto* r = new MPI_Request;
+    std::lock_guard<std::mutex> lk(mpi_mutex());
+    const int rc = MPI_Isend(data, to_int(bytes), MPI_BYTE, dest, fold(tag), comm_, r);
+    if (rc != MPI_SUCCESS) delete r;
+    check(rc, "MPI_Isend");
+    sent_ += bytes;
+    return r;
+  }
+  Request irecv(void* data, std::size_t bytes, int source, uint64_t tag) override {
+    auto* r = new MPI_Request;
+    std::lock_guard<std::mutex> lk(mpi_mutex());
+    const int rc = MPI_Irecv(data, to_int(bytes), MPI_BYTE, source, fold(tag), comm_, r);
+    if (rc != MPI_SUCCESS) delete r;
+    check(rc, "MPI_Irecv");
+    return r;
+  }
+  bool test(Request req) override {
+    auto* r = static_cast<MPI_Request*>(req);
+    int done = 0;
+    {
+      std::lock_guard<std::mutex> lk(mpi_mutex());
+      check(MPI_Test(r, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    }
+    if (done) delete r;
+    return done != 0;
+  }
+  uint64_t sent() const { return sent_; }
+
+ private:
+  int fold(uint64_t tag) const { return static_cast<int>(tag % (static_cast<uint64_t>(tag_ub_) + 1)); }
+  MPI_Comm comm_;
+  int rank_, size_;
+  int tag_ub_ = 32767;
+  std::atomic<uint64_t> sent_{0};
+};
+
+}  // namespace
+
+void init(int* argc, char*** argv) {
+  std::lock_guard<std::mutex> lk(mpi_mutex());
+  int done = 0;
+  MPI_Initialized(&done);
+  if (done) return;
+  int provided = 0;
+  check(MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided), "MPI_Init_thread");
+  g_we_initialised = true;
+  if (provided < MPI_THREAD_SERIALIZED)
+    throw std::runtime_error("MPI: thread level MPI_THREAD_SERIALIZED is not available");
+}
+
+void finalize() {
+  std::lock_guard<std::mutex> lk(mpi_mutex());
+  int fin = 0;
+  MPI_Finalized(&fin);
+  if (g_we_initialised && !fin) MPI_Finalize();
+}
+
+bool launched() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"})
+    if (std::getenv(v)) return true;
+  return false;
+}
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+int world_size() {
+  int s = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &s);
+  return s;
+}
+
+struct Grid::Impl {
+  MPI_Comm p2p = MPI_COMM_NULL, coll = MPI_COMM_NULL;
+  std::shared_ptr<MpiComm> comm;
+};
+
+Grid::Grid(int p, int q) : p_(p), q_(q) {
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  if (!initialised) throw std::logic_error("hetla::mpi::Grid: MPI is not initialised (mpi::init)");
+  const int size = world_size();
+  if (p < 1 || q < 1 || static_cast<int64_t>(p) * q != size)
+    throw std::invalid_argument("grid " + std::to_string(p) + "x" + std::to_string(q) + " needs " +
+                                std::to_string(static_cast<int64_t>(p) * q) + " processes, the communicator has " +
+                                std::to_string(size));
+  rank_ = world_rank();
+  impl_ = std::make_unique<Impl>();
+  std::lock_guard<std::mutex> lk(mpi_mutex());
+  check(MPI_Comm_dup(MPI_COMM_WORLD, &impl_->p2p), "MPI_Comm_dup");
+  check(MPI_Comm_dup(MPI_COMM_WORLD, &impl_->coll), "MPI_Comm_dup");
+  impl_->comm = std::make_shared<MpiComm>(impl_->p2p, rank_, size);
+}
+
+Grid::~Grid() {
+  std::lock_guard<std::mutex> lk(mpi_mutex());
+  int fin = 0;
+  MPI_Finalized(&fin);
+  if (fin) return;
+  MPI_Comm_free(&impl_->p2p);
+  MPI_Comm_free(&impl_->coll);
+}
+
+std::shared_ptr<rt::Comm> Grid::comm() const { return impl_->comm; }
+uint64_t Grid::bytes_sent() const { return impl_->comm->sent(); }
+
+int64_t Grid::min(int64_t v) const {
+  int64_t out = v;
+  std::lock_guard<std::mutex> lk(mpi_mutex());
+  check(MPI_Allreduce(&v, &out, 1, MPI_INT64_T, MPI_MIN, impl_->coll), "MPI_Allreduce");
+  return out;
+}
+
+double Grid::max(double v) const {
+  double out = v;
+  std::lock_guard<std::mutex> lk(mpi_mutex());
+  check(MPI_Allreduce(&v, &out, 1, MPI_DOUBLE, MPI_MAX, impl_->coll), "MPI_Allreduce");
+  return out;
+}
+
+std::vector<double> Grid::gather(double v, int root) const {
+  std::vector<double> out(static_cast<std::size_t>(size()), 0.0);
+  std::lock_guard<std::mutex> lk(mpi_mutex());
+  check(MPI_Gather(&v, 1, MPI_DOUBLE, out.data(), 1, MPI_DOUBLE, root, impl_->coll), "MPI_Gather");
+  return out;
+}
+
+void Grid::send(const void* data, std::size_t bytes, int dest) const {
+  std::lock_guard<std::mutex> lk(mpi_mutex());
+  check(MPI_Send(data, to_int(bytes), MPI_BYTE, dest, 0, impl_->coll), "MPI_Send");
+}
+
+void Grid::recv(void* data, std::size_t bytes, int source) const {
+  std::lock_guard<std::mutex> lk(mpi_mutex());
+  check(MPI_Recv(data, to_int(bytes), MPI_BYTE, source, 0, impl_->coll, MPI_STATUS_IGNORE), "MPI_Recv");
+}
+
+void Grid::barrier() const {
+  std::lock_guard<std::mutex> lk(mpi_mutex());
+  check(MPI_Barrier(impl_->coll), "MPI_Barrier");
+}
+
+std::pair<int, int> parse_grid(const std::string& text) {
+  const auto x = text.find('x');
+  try {
+    if (x != std::string::npos && x > 0 && x + 1 < text.size()) {
+      std::size_t u1 = 0, u2 = 0;
+      const int p = std::stoi(text.substr(0, x), &u1), q = std::stoi(text.substr(x + 1), &u2);
+      if (u1 == x && u2 == text.size() - x - 1 && p >= 1 && q >= 1) return {p, q};
+    }
+  } catch (const std::exception&) {
+  }
+  throw std::invalid_argument("--grid: expected PxQ with P, Q >= 1 (e.g. 2x2), got '" + text + "'");
+}
+
+}  // namespace hetla::mpi

@@ -1,0 +1,66 @@
+// A P x Q process grid over MPI (issue 16): the communicator hetla's
+// distributed routines run on, and the runtime's transfers over it
+// (rt::Comm). The only folder that includes <mpi.h> is src/mpi; this header
+// does not, so the CLI and tests see no MPI types.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/comm.hpp"
+
+namespace hetla::mpi {
+
+/// Initialises MPI (thread level serialized: the library serialises its own
+/// MPI calls) unless it is already; safe to call more than once.
+void init(int* argc, char*** argv);
+/// Finalises MPI if init() initialised it.
+void finalize();
+/// True when this process was started by mpirun / an MPI launcher.
+bool launched();
+int world_rank();
+int world_size();
+
+/// P x Q processes of MPI_COMM_WORLD, row-major (rank = row * Q + col, as
+/// BLACS' "Row" order), so that tile (i, j) of a 2-D block-cyclic matrix
+/// lives on process (i mod P, j mod Q).
+class Grid {
+ public:
+  /// Throws std::invalid_argument on every process when P x Q is not the
+  /// number of processes (each checks the same numbers: no one waits).
+  Grid(int p, int q);
+  ~Grid();
+  Grid(const Grid&) = delete;
+  Grid& operator=(const Grid&) = delete;
+
+  int p() const { return p_; }
+  int q() const { return q_; }
+  int rank() const { return rank_; }
+  int size() const { return p_ * q_; }
+  int owner(int64_t i, int64_t j) const { return static_cast<int>((i % p_) * q_ + (j % q_)); }
+  /// Transfers for the runtime (their own communicator).
+  std::shared_ptr<rt::Comm> comm() const;
+
+  // Collectives and plain transfers on the grid's other communicator.
+  int64_t min(int64_t v) const;
+  double max(double v) const;
+  std::vector<double> gather(double v, int root = 0) const;  // one value per process at root
+  void send(const void* data, std::size_t bytes, int dest) const;
+  void recv(void* data, std::size_t bytes, int source) const;
+  void barrier() const;
+  /// Bytes this process sent through comm() since the grid was made.
+  uint64_t bytes_sent() const;
+
+  struct Impl;
+
+ private:
+  int p_ = 1, q_ = 1, rank_ = 0;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// "PxQ" -> {P, Q}; throws std::invalid_argument naming the expected form.
+std::pair<int, int> parse_grid(const std::string& text);
+
+}  // namespace hetla::mpi

@@ -1,0 +1,33 @@
+// Distributed routines (issue 16): the single-process algorithms (linalg/)
+// run unchanged on a DistMatrix's tiles while the runtime carries the
+// transfers (rt::CommScope); results that LAPACK reports (info) and errors
+// are made the same on every process.
+#pragma once
+#include <cstdint>
+
+#include "hetla/linalg.hpp"
+#include "hetla/types.hpp"
+#include "mpi/dist_matrix.hpp"
+
+namespace hetla::mpi {
+
+/// Cholesky of a distributed Hermitian positive definite matrix; returns
+/// info (0, or the order of the first leading minor that is not positive
+/// definite) on every process. Collective.
+template <typename T> int64_t potrf(Uplo uplo, DistMatrix<T>& A, const Options& opts = {});
+
+/// Solves A X = B with potrf's factor of A; B (n x nrhs, A's tile size) is
+/// overwritten by X. Collective.
+template <typename T> void potrs(Uplo uplo, const DistMatrix<T>& A, DistMatrix<T>& B, const Options& opts = {});
+
+/// potrf, then potrs when the factorization succeeded (on every process:
+/// the decision follows the reduced info). Returns info. Collective.
+template <typename T> int64_t posv(Uplo uplo, DistMatrix<T>& A, DistMatrix<T>& B, const Options& opts = {});
+
+/// C = alpha op(A) op(B) + beta C over distributed matrices on one grid, the
+/// same tile size. Collective.
+template <typename T>
+void gemm(Op opa, Op opb, T alpha, const DistMatrix<T>& A, const DistMatrix<T>& B, T beta, DistMatrix<T>& C,
+          const Options& opts = {});
+
+}  // namespace hetla::mpi

@@ -1,0 +1,206 @@
+// Owner computes across processes (runtime/distributed.cc) without MPI: two
+// runtimes in one process, each a "process" of a two-process communicator
+// whose messages go through memory (Wire). Runs under the sanitizers, which
+// the MPI tests (tests/mpi) do not.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "runtime/comm.hpp"
+#include "runtime/runtime.hpp"
+
+namespace hetla::rt {
+namespace {
+
+// Messages between the processes: eager sends (the bytes are copied at once),
+// receives matched by (source, destination, tag).
+struct Wire {
+  std::mutex m;
+  std::map<std::tuple<int, int, uint64_t>, std::vector<std::byte>> box;
+  std::atomic<int> sends{0};
+  std::atomic<int> sends_from[4] = {0, 0, 0, 0};
+};
+
+class MemComm final : public Comm {
+ public:
+  MemComm(std::shared_ptr<Wire> w, int rank, int size = 2) : w_(std::move(w)), rank_(rank), size_(size) {}
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  Request isend(const void* data, std::size_t bytes, int dest, uint64_t tag) override {
+    std::lock_guard<std::mutex> lk(w_->m);
+    auto& msg = w_->box[{rank_, dest, tag}];
+    EXPECT_TRUE(msg.empty()) << "tag " << tag << " sent twice";
+    msg.assign(static_cast<const std::byte*>(data), static_cast<const std::byte*>(data) + bytes);
+    ++w_->sends;
+    ++w_->sends_from[rank_];
+    return new Recv{nullptr, 0, -1, 0};  // done at once
+  }
+  Request irecv(void* data, std::size_t bytes, int source, uint64_t tag) override {
+    return new Recv{data, bytes, source, tag};
+  }
+  bool test(Request req) override {
+    auto* r = static_cast<Recv*>(req);
+    if (r->source >= 0) {
+      std::lock_guard<std::mutex> lk(w_->m);
+      auto it = w_->box.find({r->source, rank_, r->tag});
+      if (it == w_->box.end()) return false;
+      EXPECT_EQ(it->second.size(), r->bytes);
+      std::memcpy(r->data, it->second.data(), std::min(r->bytes, it->second.size()));
+      w_->box.erase(it);
+    }
+    delete r;
+    return true;
+  }
+
+ private:
+  struct Recv {
+    void* data;
+    std::size_t bytes;
+    int source;
+    uint64_t tag;
+  };
+  std::shared_ptr<Wire> w_;
+  int rank_, size_;
+};
+
+RuntimeConfig one_worker() {
+  RuntimeConfig c;
+  c.num_workers = 1;
+  c.pin_threads = false;
+  return c;
+}
+
+// One process's view of three scalar tiles: a and c live on process 0, b on 1.
+struct Process {
+  double a = 0, b = 0, c = 0;
+  Handle ha, hb, hc;
+  std::atomic<int> ran{0};
+  explicit Process(int me) {
+    ha.set_host(me == 0 ? &a : nullptr, 1, 1, 1, sizeof(double));
+    hb.set_host(me == 1 ? &b : nullptr, 1, 1, 1, sizeof(double));
+    hc.set_host(me == 0 ? &c : nullptr, 1, 1, 1, sizeof(double));
+    ha.rank = 0, hb.rank = 1, hc.rank = 0;
+  }
+};
+
+// The same task sequence on both processes.
+void program(Runtime& rt, Process& p) {
+  auto task = [&](auto f, std::initializer_list<Access> acc) {
+    rt.insert(
+        [&p, f](TaskContext& c) {
+          ++p.ran;
+          f(c);
+        },
+        acc);
+  };
+  task([](TaskContext& c) { *c.ptr<double>(0) = 3; }, {W(&p.ha)});                                     // 0: a = 3
+  task([](TaskContext& c) { *c.ptr<double>(1) = *c.ptr<double>(0) + 1; }, {R(&p.ha), W(&p.hb)});      // 1: b = 4
+  task([](TaskContext& c) { *c.ptr<double>(2) = *c.ptr<double>(0) * *c.ptr<double>(1); },
+       {R(&p.ha), R(&p.hb), W(&p.hc)});                                                                // 0: c = 12
+  task([](TaskContext& c) { *c.ptr<double>(0) = 10; }, {W(&p.ha)});                                    // 0: a = 10
+  task([](TaskContext& c) { *c.ptr<double>(1) += *c.ptr<double>(0); }, {R(&p.ha), RW(&p.hb)});         // 1: b = 14
+  task([](TaskContext& c) { *c.ptr<double>(1) += *c.ptr<double>(0); }, {R(&p.hb), RW(&p.hc)});         // 0: c = 26
+  task([](TaskContext& c) { *c.ptr<double>(1) += *c.ptr<double>(0); }, {R(&p.ha), RW(&p.hb)});         // 1: b = 24
+}
+
+TEST(RuntimeDistributed, ValuesFlowBetweenProcessesOncePerVersion) {
+  for (int rep = 0; rep < 20; ++rep) {
+    auto wire = std::make_shared<Wire>();
+    Process p0(0), p1(1);
+    auto run = [&](int me, Process& p) {
+      Runtime rt(one_worker());
+      CommScope scope(rt, std::make_shared<MemComm>(wire, me));
+      program(rt, p);
+      rt.wait_all();
+    };
+    std::thread t1([&] { run(1, p1); });
+    run(0, p0);
+    t1.join();
+    EXPECT_EQ(p0.a, 10);
+    EXPECT_EQ(p0.c, 26);
+    EXPECT_EQ(p1.b, 24);
+    EXPECT_EQ(p0.ran.load(), 4);  // each task ran on its owner only
+    EXPECT_EQ(p1.ran.load(), 3);
+    // a v1 -> 1, b v1 -> 0, a v2 -> 1, b v2 -> 0; the last task reads the cached a
+    EXPECT_EQ(wire->sends.load(), 4);
+    EXPECT_TRUE(wire->box.empty());
+  }
+}
+
+// A task that throws on one process cancels the call there, but its
+// transfers still go out: the other process finishes instead of waiting
+// forever, and the failing one reports the error.
+TEST(RuntimeDistributed, AFailedTaskOnOneProcessHangsNoOther) {
+  auto wire = std::make_shared<Wire>();
+  Process p0(0), p1(1);
+  auto run = [&](int me, Process& p) {
+    Runtime rt(one_worker());
+    CommScope scope(rt, std::make_shared<MemComm>(wire, me));
+    rt.insert([](TaskContext&) { throw std::runtime_error("task failed"); }, {W(&p.ha)});  // on 0
+    rt.insert([](TaskContext& c) { *c.ptr<double>(1) = *c.ptr<double>(0) + 1; }, {R(&p.ha), W(&p.hb)});  // on 1
+    rt.insert([](TaskContext& c) { *c.ptr<double>(1) = *c.ptr<double>(0); }, {R(&p.hb), W(&p.hc)});  // on 0
+    rt.wait_all();
+  };
+  std::thread t1([&] { EXPECT_NO_THROW(run(1, p1)); });
+  EXPECT_THROW(run(0, p0), std::runtime_error);
+  t1.join();
+  EXPECT_EQ(wire->sends.load(), 2);
+}
+
+// A tile that three other processes read goes out along a binary tree: the
+// owner sends to the first two that ask, the first forwards to the third.
+TEST(RuntimeDistributed, ReadersOfOneVersionFormATree) {
+  for (int rep = 0; rep < 10; ++rep) {
+    auto wire = std::make_shared<Wire>();
+    double got[4] = {0, 0, 0, 0};
+    auto run = [&](int me) {
+      double x = 0, y = 0;
+      Handle hx, hy[4];
+      hx.set_host(me == 0 ? &x : nullptr, 1, 1, 1, sizeof(double));
+      hx.rank = 0;
+      for (int r = 0; r < 4; ++r) {
+        hy[r].set_host(r == me ? &y : nullptr, 1, 1, 1, sizeof(double));
+        hy[r].rank = r;
+      }
+      Runtime rt(one_worker());
+      CommScope scope(rt, std::make_shared<MemComm>(wire, me, 4));
+      rt.insert([](TaskContext& c) { *c.ptr<double>(0) = 7; }, {W(&hx)});
+      for (int r = 1; r < 4; ++r)  // y_r = x + r on process r
+        rt.insert([r](TaskContext& c) { *c.ptr<double>(1) = *c.ptr<double>(0) + r; }, {R(&hx), W(&hy[r])});
+      rt.wait_all();
+      got[me] = y;
+    };
+    std::vector<std::thread> others;
+    for (int r = 1; r < 4; ++r) others.emplace_back(run, r);
+    run(0);
+    for (auto& t : others) t.join();
+    EXPECT_EQ(got[1], 8);
+    EXPECT_EQ(got[2], 9);
+    EXPECT_EQ(got[3], 10);
+    EXPECT_EQ(wire->sends_from[0].load(), 2);  // to 1 and 2
+    EXPECT_EQ(wire->sends_from[1].load(), 1);  // to 3
+    EXPECT_EQ(wire->sends.load(), 3);
+  }
+}
+
+TEST(RuntimeDistributed, ATaskWritingTilesOfTwoProcessesIsRejected) {
+  auto wire = std::make_shared<Wire>();
+  Process p(0);
+  Runtime rt(one_worker());
+  CommScope scope(rt, std::make_shared<MemComm>(wire, 0));
+  EXPECT_THROW(rt.insert([](TaskContext&) {}, {W(&p.ha), W(&p.hb)}), std::invalid_argument);
+  rt.insert([&p](TaskContext& c) { *c.ptr<double>(0) = 1; }, {W(&p.ha)});  // the runtime still works
+  rt.wait_all();
+  EXPECT_EQ(p.a, 1);
+}
+
+}  // namespace
+}  // namespace hetla::rt

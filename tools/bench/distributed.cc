@@ -1,0 +1,312 @@
+// `hetla bench <routine> --grid PxQ` under mpirun (issue 16, docs/mpi.md),
+// built as the plugin libhetla_benchmpi.so (bench/distributed.hpp):
+// the distributed routine (src/mpi) on a P x Q grid of the launched
+// processes, against ScaLAPACK on the same processes, the same block size and
+// the same matrix (--baseline). Rank 0 prints one record (--json: one line).
+#include "bench/distributed.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bench/flops.hpp"
+#include "bench/scalapack.hpp"
+#include "checks.hpp"
+#include "context/context.hpp"
+#include "hetla/context.hpp"
+#include "hetla/linalg.hpp"
+#include "kernels/host/blas.hpp"
+#include "matgen.hpp"
+#include "mpi/grid.hpp"
+#include "mpi/routines.hpp"
+#include "util/blas_threads.hpp"
+#include "util/hwloc_topology.hpp"
+
+namespace hetla::cli {
+
+namespace {
+
+struct Args {
+  std::string routine, grid, uplo = "L", precision = "d", devices;
+  int threads = 0;
+  int64_t m = -1, n = 0, k = -1, nb = 0;
+  int repeat = 1;
+  bool check = false, baseline = false, json = false;
+};
+
+struct Result {
+  double seconds = 0, baseline_seconds = 0, residual = -1, flops = 0;
+  int64_t info = 0, baseline_info = 0;
+  double bytes_sent = 0;  // by this process, per hetla run
+};
+
+double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Best of `repeat` runs of `run` after `reset` (not timed); the time of the
+// slowest process (the processes start together after a barrier).
+template <typename R, typename F> double best_time(const mpi::Grid& g, int repeat, R&& reset, F&& run) {
+  double best = 1e300;
+  for (int r = 0; r < repeat; ++r) {
+    reset();
+    g.barrier();
+    const double t0 = now();
+    run();
+    best = std::min(best, g.max(now() - t0));
+  }
+  return best;
+}
+
+struct Blacs {
+  int ctxt = -1;
+  Blacs(int p, int q) {
+    Cblacs_get(-1, 0, &ctxt);
+    Cblacs_gridinit(&ctxt, "Row", p, q);
+  }
+  ~Blacs() { Cblacs_gridexit(ctxt); }
+  std::vector<int> desc(int64_t m, int64_t n, int64_t nb, int64_t lld) const {
+    std::vector<int> d(9);
+    const int mi = static_cast<int>(m), ni = static_cast<int>(n), b = static_cast<int>(nb), zero = 0;
+    const int ld = static_cast<int>(std::max<int64_t>(1, lld));
+    int info = 0;
+    descinit_(d.data(), &mi, &ni, &b, &b, &zero, &zero, &ctxt, &ld, &info);
+    if (info != 0) throw std::runtime_error("descinit: info " + std::to_string(info));
+    return d;
+  }
+};
+
+template <typename T> Result run_potrf(const mpi::Grid& g, const Args& a, int64_t nb) {
+  const int64_t n = a.n;
+  const Uplo uplo = a.uplo == "U" ? Uplo::Upper : Uplo::Lower;
+  Result r;
+  r.flops = flops::potrf<T>(static_cast<double>(n));
+  std::vector<T> A0;
+  if (g.rank() == 0) A0 = bench::random_hpd<T>(n, n, 42);
+  mpi::DistMatrix<T> A(g, n, n, nb);
+  const uint64_t sent0 = g.bytes_sent();
+  r.seconds = best_time(g, a.repeat, [&] { A.scatter(A0.data(), n); }, [&] { r.info = mpi::potrf(uplo, A); });
+  r.bytes_sent = static_cast<double>(g.bytes_sent() - sent0) / a.repeat;
+  if (a.check) {
+    std::vector<T> F(g.rank() == 0 ? static_cast<std::size_t>(n * n) : 0);
+    A.gather(F.data(), n);
+    if (g.rank() == 0) r.residual = bench::potrf_residual(uplo, n, A0.data(), n, F.data(), n);
+  }
+  if (a.baseline) {
+    Blacs blacs(g.p(), g.q());
+    const int64_t lld = std::max<int64_t>(1, A.local_rows());
+    std::vector<T> loc(static_cast<std::size_t>(lld * std::max<int64_t>(1, A.local_cols())));
+    const auto desc = blacs.desc(n, n, nb, lld);
+    const int ni = static_cast<int>(n);
+    int info = 0;
+    util::BlasThreadsGuard one(1);  // one rank per core, as hetla's
+    r.baseline_seconds = best_time(
+        g, a.repeat,
+        [&] {
+          A.scatter(A0.data(), n);
+          A.to_scalapack(loc.data(), lld);
+        },
+        [&] { scalapack::potrf(a.uplo == "U" ? "U" : "L", &ni, loc.data(), desc.data(), &info); });
+    r.baseline_info = info;
+  }
+  return r;
+}
+
+template <typename T> Result run_gemm(const mpi::Grid& g, const Args& a, int64_t nb) {
+  const int64_t m = a.m < 0 ? a.n : a.m, n = a.n, k = a.k < 0 ? a.n : a.k;
+  Result r;
+  r.flops = flops::gemm<T>(static_cast<double>(m), static_cast<double>(n), static_cast<double>(k));
+  std::vector<T> A0, B0, C0;
+  if (g.rank() == 0) {
+    A0 = bench::random_matrix<T>(m, k, m, 1);
+    B0 = bench::random_matrix<T>(k, n, k, 2);
+    C0 = bench::random_matrix<T>(m, n, m, 3);
+  }
+  mpi::DistMatrix<T> A(g, m, k, nb), B(g, k, n, nb), C(g, m, n, nb);
+  A.scatter(A0.data(), m);
+  B.scatter(B0.data(), k);
+  const T alpha(1), beta(1);
+  const uint64_t sent0 = g.bytes_sent();
+  r.seconds = best_time(g, a.repeat, [&] { C.scatter(C0.data(), m); },
+                        [&] { mpi::gemm(Op::NoTrans, Op::NoTrans, alpha, A, B, beta, C); });
+  r.bytes_sent = static_cast<double>(g.bytes_sent() - sent0) / a.repeat;
+  if (a.check) {
+    std::vector<T> Cd(g.rank() == 0 ? static_cast<std::size_t>(m * n) : 0);
+    C.gather(Cd.data(), m);
+    if (g.rank() == 0) {  // ||C - C_ref|| / (k ||A|| ||B|| eps), max norms
+      auto R = C0;
+      blas::gemm(Op::NoTrans, Op::NoTrans, m, n, k, alpha, A0.data(), m, B0.data(), k, beta, R.data(), m);
+      double err = 0;
+      for (std::size_t i = 0; i < R.size(); ++i) err = std::max(err, static_cast<double>(std::abs(R[i] - Cd[i])));
+      const double an = blas::lange('M', m, k, A0.data(), m), bn = blas::lange('M', k, n, B0.data(), k);
+      r.residual = err / (static_cast<double>(k) * an * bn * bench::eps<T>());
+    }
+  }
+  if (a.baseline) {
+    Blacs blacs(g.p(), g.q());
+    auto local = [&](const mpi::DistMatrix<T>& M, std::vector<T>& v) {
+      const int64_t lld = std::max<int64_t>(1, M.local_rows());
+      v.assign(static_cast<std::size_t>(lld * std::max<int64_t>(1, M.local_cols())), T(0));
+      M.to_scalapack(v.data(), lld);
+      return blacs.desc(M.m(), M.n(), nb, lld);
+    };
+    std::vector<T> la, lb, lc;
+    const auto da = local(A, la), db = local(B, lb);
+    std::vector<int> dc;
+    util::BlasThreadsGuard one(1);
+    r.baseline_seconds = best_time(
+        g, a.repeat,
+        [&] {
+          C.scatter(C0.data(), m);
+          dc = local(C, lc);
+        },
+        [&] {
+          scalapack::gemm<T>("N", "N", static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), alpha, la.data(),
+                             da.data(), lb.data(), db.data(), beta, lc.data(), dc.data());
+        });
+  }
+  return r;
+}
+
+template <typename T> Result run(const mpi::Grid& g, const Args& a) {
+  const int64_t nb = a.nb > 0 ? a.nb : default_tile_size<T>(a.n);
+  if (a.routine == "potrf") return run_potrf<T>(g, a, nb);
+  return run_gemm<T>(g, a, nb);
+}
+
+std::string fmt(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.6g", v);
+  return b;
+}
+
+int bench(const Args& a) {
+  const mpi::Grid g = [&]() -> mpi::Grid {
+    const auto [p, q] = mpi::parse_grid(a.grid);
+    return mpi::Grid(p, q);
+  }();
+  { detail::CallScope warm; }  // workers started and devices opened outside the timed runs
+  Result r;
+  switch (a.precision[0]) {
+    case 's': r = run<float>(g, a); break;
+    case 'c': r = run<std::complex<float>>(g, a); break;
+    case 'z': r = run<std::complex<double>>(g, a); break;
+    default: r = run<double>(g, a); break;
+  }
+  const std::vector<double> sent = g.gather(r.bytes_sent);
+  if (g.rank() != 0) return 0;
+  const int64_t nb = a.nb > 0 ? a.nb : (a.precision == "s" || a.precision == "c" ? default_tile_size<float>(a.n)
+                                                                                  : default_tile_size<double>(a.n));
+  const double gflops = r.flops / r.seconds * 1e-9;
+  const bool ok = r.residual < 0 || r.residual < bench::kResidualThreshold;
+  const bool gemm = a.routine == "gemm";
+  const char* null = "null";
+  // the keys of the single-process bench's records (bench/common.hpp), and the grid's
+  std::string s = "{\"routine\":\"" + a.routine + "\",\"precision\":\"" + a.precision + "\",\"m\":" +
+                  std::to_string(a.m < 0 ? a.n : a.m) + ",\"n\":" + std::to_string(a.n) +
+                  (gemm ? ",\"k\":" + std::to_string(a.k < 0 ? a.n : a.k) : ",\"uplo\":\"" + a.uplo + "\"") +
+                  ",\"nb\":" + std::to_string(nb) + ",\"grid\":\"" + a.grid + "\",\"ranks\":" +
+                  std::to_string(g.size()) + ",\"threads\":" + std::to_string(hetla::num_threads()) +
+                  ",\"seconds\":" + fmt(r.seconds) + ",\"gflops\":" + fmt(gflops) + ",\"info\":" +
+                  std::to_string(r.info) + ",\"residual\":" + (a.check ? fmt(r.residual) : null) +
+                  ",\"residual_ok\":" + (a.check ? (ok ? "true" : "false") : null);
+  if (a.baseline) {
+    s += ",\"baseline\":\"scalapack\",\"baseline_seconds\":" + fmt(r.baseline_seconds) +
+         ",\"baseline_gflops\":" + fmt(r.flops / r.baseline_seconds * 1e-9) +
+         ",\"baseline_info\":" + std::to_string(r.baseline_info) + ",\"ratio\":" + fmt(r.baseline_seconds / r.seconds);
+  } else {
+    s += ",\"baseline_seconds\":null,\"baseline_gflops\":null,\"ratio\":null";
+  }
+  s += ",\"bytes_sent\":[";
+  for (std::size_t i = 0; i < sent.size(); ++i) s += (i ? "," : "") + fmt(sent[i]);
+  s += "]}";
+  if (a.json) {
+    std::printf("%s\n", s.c_str());
+  } else {
+    std::printf("%s %c n=%lld nb=%lld grid %s: %.3f s, %.1f GFLOP/s, info %lld", a.routine.c_str(), a.precision[0],
+                static_cast<long long>(a.n), static_cast<long long>(nb), a.grid.c_str(), r.seconds, gflops,
+                static_cast<long long>(r.info));
+    if (a.check) std::printf(", residual %.3g (%s)", r.residual, ok ? "ok" : "FAILED");
+    if (a.baseline)
+      std::printf(", ScaLAPACK %.3f s (%.1f GFLOP/s), ratio %.2f", r.baseline_seconds,
+                  r.flops / r.baseline_seconds * 1e-9, r.baseline_seconds / r.seconds);
+    std::printf("\n");
+  }
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+namespace {
+
+int run_distributed(int argc, char** argv, int first) {
+  Args a;
+  CLI::App app("hetla bench ROUTINE --grid PxQ: a distributed routine under mpirun (docs/mpi.md)", "hetla bench");
+  app.add_option("routine", a.routine, "potrf or gemm")->required()->check(CLI::IsMember({"potrf", "gemm"}));
+  app.add_option("-n", a.n, "order (columns)")->required()->check(CLI::PositiveNumber);
+  app.add_option("-m", a.m, "rows (gemm; default n)");
+  app.add_option("-k", a.k, "inner dimension (gemm; default n)");
+  app.add_option("--nb", a.nb, "tile and ScaLAPACK block size (default: hetla's for n)");
+  app.add_option("--grid", a.grid, "process grid PxQ, P Q = the number of processes")->required();
+  app.add_option("--precision", a.precision, "s, d, c or z")->check(CLI::IsMember({"s", "d", "c", "z"}));
+  app.add_option("--uplo", a.uplo, "L or U (potrf)")->check(CLI::IsMember({"L", "U"}));
+  app.add_option("--repeat", a.repeat, "runs; the best is reported")->check(CLI::PositiveNumber);
+  app.add_flag("--check", a.check, "residual on rank 0");
+  app.add_flag("--baseline", a.baseline, "ScaLAPACK on the same processes, block size and matrix");
+  app.add_flag("--json", a.json, "one JSON line from rank 0");
+  app.add_option("--devices", a.devices, "devices of each process (as hetla bench --devices)");
+  app.add_option("--threads", a.threads, "host workers per process (default: the node's cores / its processes)")
+      ->check(CLI::PositiveNumber);
+  std::vector<std::string> args;
+  for (int i = argc - 1; i >= first; --i) args.emplace_back(argv[i]);  // CLI11 takes them reversed
+  try {
+    app.parse(args);
+  } catch (const CLI::CallForHelp&) {
+    std::fputs(app.help().c_str(), stdout);
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "hetla bench: %s\n", e.what());
+    return 2;
+  }
+  if (!a.devices.empty()) setenv("HETLA_DEVICES", a.devices.c_str(), 1);  // read when the context starts
+  if (a.threads > 0) setenv("HETLA_NUM_THREADS", std::to_string(a.threads).c_str(), 1);
+  // Ranks on one node share its cores: each takes its part unless told.
+  if (!std::getenv("HETLA_NUM_THREADS")) {
+    const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    const int per_node = local ? std::max(1, std::atoi(local)) : 1;
+    const int threads = std::max(1, util::Topology::get().cores() / per_node);
+    setenv("HETLA_NUM_THREADS", std::to_string(threads).c_str(), 1);
+  }
+  int rc = 0;
+  mpi::init(&argc, &argv);
+  try {
+    rc = bench(a);
+  } catch (const std::exception& e) {
+    // every process got the same error (a grid that does not fit) or its own
+    std::fprintf(stderr, "hetla bench (rank %d): %s\n", mpi::world_rank(), e.what());
+    if (a.json && mpi::world_rank() == 0) {  // as the CLI's other errors under --json
+      std::string msg = e.what();
+      for (std::size_t i = 0; i < msg.size(); ++i)
+        if (msg[i] == '"' || msg[i] == '\\') msg.insert(i++, 1, '\\');
+      std::printf("{\"error\":\"%s\"}\n", msg.c_str());
+    }
+    rc = dynamic_cast<const std::invalid_argument*>(&e) ? 2 : 1;
+  }
+  mpi::finalize();
+  return rc;
+}
+
+const DistributedBenchApi kApi{DistributedBenchApi::kAbi, run_distributed};
+
+}  // namespace
+
+}  // namespace hetla::cli
+
+extern "C" __attribute__((visibility("default"))) const void* hetla_plugin_benchmpi() { return &hetla::cli::kApi; }
