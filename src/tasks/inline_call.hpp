@@ -66,4 +66,12 @@ template <typename T> void inline_geqrf(int64_t m, int64_t n, T* A, int64_t lda,
   }
 }
 
+/// gemm in the caller's thread (the batched products).
+template <typename T>
+void inline_gemm(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, const T* A, int64_t lda, const T* B,
+                 int64_t ldb, T beta, T* C, int64_t ldc) {
+  const rt::ReentryScope inside;
+  blas::gemm(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
 }  // namespace hetla::tile
