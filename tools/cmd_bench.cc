@@ -9,13 +9,14 @@
 #include <set>
 #include <string>
 
+#include "bench/calls.hpp"
 #include "bench/common.hpp"
 #include "bench/registry.hpp"
 #include "checks.hpp"
-#include "progress.hpp"
+#include "context/context.hpp"
 #include "devices/kernel_build.hpp"
 #include "hetla/context.hpp"
-#include "context/context.hpp"
+#include "progress.hpp"
 #include "trace/trace.hpp"
 #include "util/blas_threads.hpp"
 
@@ -336,6 +337,7 @@ std::string routine_list() {
 }  // namespace
 
 int cmd_bench(int argc, char** argv, int first) {
+  if (is_call_bench(argc, argv, first)) return cmd_bench_calls(argc, argv, first);  // bench/calls.hpp
   BenchArgs a;
   if (!parse(argc, argv, first, a)) {
     print_bench_help(stdout);
