@@ -6,8 +6,9 @@
 #   3. ThreadSanitizer build (RelWithDebInfo) in ./build-tsan: the runtime and context tests
 #      (labels `runtime`, `context`), the emulated-accelerator tests, the Cholesky tests of
 #      tests/linalg/test_potrf.cc, the LU tests (linalg/test_getrf.cc,
-#      api/test_lu_c_api.cc) and the C API tests of api/test_c_api.cc (calls
-#      from several threads).
+#      api/test_lu_c_api.cc), the C API tests of api/test_c_api.cc (calls
+#      from several threads) and several threads calling potrf/getrf/geqrf at
+#      mixed sizes (linalg/test_concurrent_callers.cc, test_inline_calls.cc).
 #   4. libFuzzer (clang, ASan+UBSan) in ./build-fuzz: tests/fuzz harnesses, replaying
 #      their seeds, then FUZZ_SECONDS of fuzzing each.
 # Every stage runs even if an earlier one failed; the script exits non-zero if
@@ -70,7 +71,7 @@ stage_tsan() {
   configure "$TSAN_BUILD_DIR" RelWithDebInfo thread || return 1
   local targets=() f
   for f in tests/runtime/*.cc tests/context/*.cc; do targets+=("$(basename "$f" .cc)"); done
-  targets+=(test_potrf test_getrf test_lu_c_api test_c_api)
+  targets+=(test_potrf test_getrf test_lu_c_api test_c_api test_concurrent_callers test_inline_calls)
   [ -f tests/devices/test_emulated.cc ] && targets+=(test_emulated)
   [ -f tests/devices/test_hybrid.cc ] && targets+=(test_hybrid)
   cmake --build "$TSAN_BUILD_DIR" -j "$JOBS" --target "${targets[@]}" || return 1
@@ -82,7 +83,7 @@ stage_tsan() {
   TSAN_OPTIONS="$tsan" OPENBLAS_NUM_THREADS=1 \
     ctest --test-dir "$TSAN_BUILD_DIR" --output-on-failure -j "$JOBS" -L '^(runtime|context|devices)$' || rc=1
   TSAN_OPTIONS="$tsan" OPENBLAS_NUM_THREADS=1 \
-    ctest --test-dir "$TSAN_BUILD_DIR" --output-on-failure -j "$JOBS" -R '^(Potrf\.|Getrf|CApi)' || rc=1
+    ctest --test-dir "$TSAN_BUILD_DIR" --output-on-failure -j "$JOBS" -R '^(Potrf\.|Getrf|CApi|ApiConcurrentCallers|InlineCallsNoLock)' || rc=1
   return $rc
 }
 

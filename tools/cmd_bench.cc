@@ -9,15 +9,16 @@
 #include <set>
 #include <string>
 
+#include "bench/calls.hpp"
 #include "bench/common.hpp"
 #include "bench/distributed.hpp"
 #include "bench/registry.hpp"
 #include "options.hpp"
 #include "checks.hpp"
-#include "progress.hpp"
+#include "context/context.hpp"
 #include "devices/kernel_build.hpp"
 #include "hetla/context.hpp"
-#include "context/context.hpp"
+#include "progress.hpp"
 #include "trace/trace.hpp"
 #include "util/blas_threads.hpp"
 
@@ -227,6 +228,7 @@ double memory_estimate(const Routine& spec, const BenchConfig& c) {
 
 int cmd_bench(int argc, char** argv, int first) {
   if (wants_grid(argc, argv, first)) return bench_distributed(argc, argv, first);  // under mpirun (docs/mpi.md)
+  if (is_call_bench(argc, argv, first)) return cmd_bench_calls(argc, argv, first);  // bench/calls.hpp
   BenchArgs a;
   CLI::App app("Measures one hetla routine; prints one result per configuration (every -n value\n"
                "for every precision).",

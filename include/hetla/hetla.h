@@ -228,6 +228,56 @@ int hetla_ztrsm(char side, char uplo, char transa, char diag, int m, int n, hetl
                 const hetla_complex_double* A, int lda, hetla_complex_double* B, int ldb);
 /**@}*/
 
+/**@{*/
+/** Batched Cholesky (include/hetla/batch.hpp): each n x n *A[i] factored as by ?potrf. Returns 0, or -i for an invalid
+ * argument common to the batch; info[i] is the matrix's own info (-3 for a null A[i]). */
+int hetla_spotrf_batched(char uplo, int n, float* const* A, int lda, int count, int* info);
+int hetla_dpotrf_batched(char uplo, int n, double* const* A, int lda, int count, int* info);
+int hetla_cpotrf_batched(char uplo, int n, hetla_complex_float* const* A, int lda, int count, int* info);
+int hetla_zpotrf_batched(char uplo, int n, hetla_complex_double* const* A, int lda, int count, int* info);
+/**@}*/
+/**@{*/
+/** Strided batched Cholesky: matrix i at A + i * stride_a (stride_a >= lda * n); returns and info as ?potrf_batched. */
+int hetla_spotrf_strided_batched(char uplo, int n, float* A, int lda, long long stride_a, int count, int* info);
+int hetla_dpotrf_strided_batched(char uplo, int n, double* A, int lda, long long stride_a, int count, int* info);
+int hetla_cpotrf_strided_batched(char uplo, int n, hetla_complex_float* A, int lda, long long stride_a, int count,
+                                 int* info);
+int hetla_zpotrf_strided_batched(char uplo, int n, hetla_complex_double* A, int lda, long long stride_a, int count,
+                                 int* info);
+/**@}*/
+/**@{*/
+/** Batched LU: each m x n *A[i] factored as by ?getrf, its min(m, n) pivots in ipiv[i]; info[i] as getrf's (-3 / -5 for
+ * a null A[i] / ipiv[i]). */
+int hetla_sgetrf_batched(int m, int n, float* const* A, int lda, int* const* ipiv, int count, int* info);
+int hetla_dgetrf_batched(int m, int n, double* const* A, int lda, int* const* ipiv, int count, int* info);
+int hetla_cgetrf_batched(int m, int n, hetla_complex_float* const* A, int lda, int* const* ipiv, int count, int* info);
+int hetla_zgetrf_batched(int m, int n, hetla_complex_double* const* A, int lda, int* const* ipiv, int count, int* info);
+/**@}*/
+/**@{*/
+/** Batched QR: each m x n *A[i] factored as by ?geqrf, its min(m, n) scalars in tau[i]; info[i] 0 (-3 / -5 for a null
+ * A[i] / tau[i]). */
+int hetla_sgeqrf_batched(int m, int n, float* const* A, int lda, float* const* tau, int count, int* info);
+int hetla_dgeqrf_batched(int m, int n, double* const* A, int lda, double* const* tau, int count, int* info);
+int hetla_cgeqrf_batched(int m, int n, hetla_complex_float* const* A, int lda, hetla_complex_float* const* tau,
+                         int count, int* info);
+int hetla_zgeqrf_batched(int m, int n, hetla_complex_double* const* A, int lda, hetla_complex_double* const* tau,
+                         int count, int* info);
+/**@}*/
+/**@{*/
+/** Batched products C[i] = alpha op(A[i]) op(B[i]) + beta C[i] (sizes as ?gemm); info[i] 0, or -7 / -9 / -12 for a null
+ * A[i] / B[i] / C[i]. */
+int hetla_sgemm_batched(char transa, char transb, int m, int n, int k, float alpha, const float* const* A, int lda,
+                        const float* const* B, int ldb, float beta, float* const* C, int ldc, int count, int* info);
+int hetla_dgemm_batched(char transa, char transb, int m, int n, int k, double alpha, const double* const* A, int lda,
+                        const double* const* B, int ldb, double beta, double* const* C, int ldc, int count, int* info);
+int hetla_cgemm_batched(char transa, char transb, int m, int n, int k, hetla_complex_float alpha,
+                        const hetla_complex_float* const* A, int lda, const hetla_complex_float* const* B, int ldb,
+                        hetla_complex_float beta, hetla_complex_float* const* C, int ldc, int count, int* info);
+int hetla_zgemm_batched(char transa, char transb, int m, int n, int k, hetla_complex_double alpha,
+                        const hetla_complex_double* const* A, int lda, const hetla_complex_double* const* B, int ldb,
+                        hetla_complex_double beta, hetla_complex_double* const* C, int ldc, int count, int* info);
+/**@}*/
+
 #ifdef __cplusplus
 }
 #endif

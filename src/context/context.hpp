@@ -1,4 +1,5 @@
-// Internal access to the library context. Public calls hold a CallScope for
+// Internal access to the library context. Public calls that build a task graph
+// (small ones run inline without it: tasks/inline_call.hpp) hold a CallScope for
 // their whole duration: it serialises calls (one inserting thread per runtime),
 // sets the host BLAS to one thread while tasks run and, with pinned workers,
 // binds the caller (worker 0) to the first core of the process's CPU set.

@@ -1,149 +1,54 @@
+// hetla_lapack_crossover / hetla_lapack_set_crossover (include/hetla/lapack.h)
+// over the library's crossover table (tune/crossover.hpp).
 #include "lapack/crossover.hpp"
 
-#include <atomic>
 #include <cctype>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "hetla/lapack.h"
 
-namespace hetla::lapack {
 namespace {
-
-struct Entry {
-  Routine routine;
-  const char* name;   // LAPACK's name for real types
-  const char* cname;  // and for complex ones (ormqr/unmqr, orgqr/ungqr)
-  int defaults[4];    // s, d, c, z
-};
-
-// Defaults: the n from which hetla beat the vendor, per call through our
-// exported names, vendor path vs hetla path alternately in one process (best
-// of 7 runs of 1e7/n^3 calls, square matrices, the input copied back before
-// each call; 2 cores, OpenBLAS 0.3.21 with its default threads, a loaded
-// machine: single ratios are noisy, the trend is not). vendor/hetla time:
-//   dpotrf  n=96 1.29  128 0.95  160 1.10  192 1.18  256 1.25  512 2.16
-//   zpotrf  n=48 0.15   64 1.46   96 1.78  128 1.35  192 1.67
-//   dgetrf  n=96 0.81  128 1.05  160 12.7 (OpenBLAS threads contend)  512 1.49
-//   zgetrf  n=96 0.83  128 17.8  192 20.9  512 1.54
-//   dgeqrf  n=96 0.91  128 1.94  192 1.50  256 1.51  512 1.49
-//   zgeqrf  n=96 1.00  128 1.47  160 1.44  256 1.23
-//   dsyrk   n=192 0.33  256 1.07  320 1.18  512 1.46
-//   dgemm   n=160-256 0.96-0.98, 320-384 0.70, 512 0.98: no win on host
-//           cores alone (hetla's gemm is one BLAS call per worker there);
-//   dtrsm   n=128 0.94, 256 0.61, 512 0.98: likewise.
-// Below n = 48 every routine took 20-60 us on the hetla path against
-// 0.2-45 us for the vendor. s and c take d's and z's values; posv/gesv/gels
-// follow their factorization; potrs/getrs (two triangular solves) follow
-// trsm; ormqr/orgqr (blocked reflector updates, gemm-like) were not measured
-// and sit between (256).
-constexpr Entry kEntries[kRoutines] = {
-    {Routine::Potrf, "potrf", "potrf", {128, 128, 64, 64}},   {Routine::Potrs, "potrs", "potrs", {512, 512, 512, 512}},
-    {Routine::Posv, "posv", "posv", {128, 128, 64, 64}},      {Routine::Getrf, "getrf", "getrf", {128, 128, 128, 128}},
-    {Routine::Getrs, "getrs", "getrs", {512, 512, 512, 512}}, {Routine::Gesv, "gesv", "gesv", {128, 128, 128, 128}},
-    {Routine::Geqrf, "geqrf", "geqrf", {128, 128, 128, 128}}, {Routine::Unmqr, "ormqr", "unmqr", {256, 256, 256, 256}},
-    {Routine::Ungqr, "orgqr", "ungqr", {256, 256, 256, 256}}, {Routine::Gels, "gels", "gels", {128, 128, 128, 128}},
-    {Routine::Gemm, "gemm", "gemm", {512, 512, 512, 512}},    {Routine::Trsm, "trsm", "trsm", {512, 512, 512, 512}},
-    {Routine::Syrk, "syrk", "syrk", {256, 256, 256, 256}},    {Routine::Herk, "herk", "herk", {256, 256, 256, 256}},
-};
-constexpr char kLetters[] = "sdcz";
-
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-std::string lower(std::string_view s) {
+std::string lower(const char* s) {
   std::string r(s);
   for (char& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return r;
 }
-/// The routine named `base` (either of its names), or -1.
-int find(std::string_view base) {
-  for (int r = 0; r < kRoutines; ++r)
-    if (base == kEntries[r].name || base == kEntries[r].cname) return r;
-  return -1;
+/// The precision index of a name's first letter (s, d, c, z), or -1.
+int letter_index(const std::string& name) {
+  const char* l = name.empty() ? nullptr : std::strchr("sdcz", name[0]);
+  return l ? static_cast<int>(l - "sdcz") : -1;
 }
-int parse_env(const char* var) {
-  const char* v = std::getenv(var);
-  if (!v) return -1;
-  char* end = nullptr;
-  const long n = std::strtol(v, &end, 10);
-  if (end == v || *end != '\0' || n < 0 || n > 1000000000L) {
-    std::fprintf(stderr, "hetla_lapack: ignoring %s='%s': expected a non-negative integer\n", var, v);
-    return -1;
-  }
-  return static_cast<int>(n);
-}
-
-struct Table {
-  std::atomic<int> n[kRoutines][4];
-  Table() {
-    const int all = parse_env("HETLA_LAPACK_CROSSOVER");
-    for (int r = 0; r < kRoutines; ++r) {
-      const int routine = parse_env(("HETLA_LAPACK_CROSSOVER_" + upper(kEntries[r].name)).c_str());
-      const int croutine = kEntries[r].cname == std::string(kEntries[r].name)
-                               ? routine
-                               : parse_env(("HETLA_LAPACK_CROSSOVER_" + upper(kEntries[r].cname)).c_str());
-      for (int p = 0; p < 4; ++p) {
-        const std::string name = std::string(1, kLetters[p]) + (p < 2 ? kEntries[r].name : kEntries[r].cname);
-        int v = kEntries[r].defaults[p];
-        if (all >= 0) v = all;
-        if (const int g = p < 2 ? routine : croutine; g >= 0) v = g;
-        if (const int one = parse_env(("HETLA_LAPACK_CROSSOVER_" + upper(name)).c_str()); one >= 0) v = one;
-        n[r][p].store(v, std::memory_order_relaxed);
-      }
-    }
-  }
-};
-Table& table() {
-  static Table t;
-  return t;
-}
-
 }  // namespace
 
-int crossover(Routine r, int p) noexcept { return table().n[static_cast<int>(r)][p].load(std::memory_order_relaxed); }
-
-bool above_crossover(Routine r, int p, double product) noexcept {
-  const double c = crossover(r, p);
-  return product > 0 && product >= c * c * c;
-}
-
-}  // namespace hetla::lapack
-
-using hetla::lapack::find;
-using hetla::lapack::kRoutines;
-using hetla::lapack::table;
+using hetla::tune::find_routine;
+using hetla::tune::Routine;
 
 extern "C" {
 
 __attribute__((visibility("default"))) int hetla_lapack_crossover(const char* routine) {
   if (!routine) return -1;
-  const std::string name = hetla::lapack::lower(routine);
-  const char* letter = name.empty() ? nullptr : std::strchr("sdcz", name[0]);
-  if (!letter) return -1;
-  const int r = find(std::string_view(name).substr(1));
-  return r < 0 ? -1 : table().n[r][letter - "sdcz"].load(std::memory_order_relaxed);
+  const std::string name = lower(routine);
+  const int p = letter_index(name);
+  const int r = p < 0 ? -1 : find_routine(std::string_view(name).substr(1));
+  return r < 0 ? -1 : hetla::tune::crossover(static_cast<Routine>(r), p);
 }
 
 __attribute__((visibility("default"))) int hetla_lapack_set_crossover(const char* routine, int n) {
   if (n < 0) return -2;
-  const std::string name = hetla::lapack::lower(routine ? routine : "all");
+  const std::string name = lower(routine ? routine : "all");
   if (name == "all") {
-    for (int r = 0; r < kRoutines; ++r)
-      for (auto& e : table().n[r]) e.store(n, std::memory_order_relaxed);
+    for (int r = 0; r < hetla::tune::kRoutines; ++r) hetla::tune::set_crossover(static_cast<Routine>(r), -1, n);
     return 0;
   }
-  if (const int r = find(name); r >= 0) {  // every precision
-    for (auto& e : table().n[r]) e.store(n, std::memory_order_relaxed);
+  if (const int r = find_routine(name); r >= 0) {  // every precision
+    hetla::tune::set_crossover(static_cast<Routine>(r), -1, n);
     return 0;
   }
-  const char* letter = name.empty() ? nullptr : std::strchr("sdcz", name[0]);
-  const int r = letter ? find(std::string_view(name).substr(1)) : -1;
+  const int p = letter_index(name);
+  const int r = p < 0 ? -1 : find_routine(std::string_view(name).substr(1));
   if (r < 0) return -1;
-  table().n[r][letter - "sdcz"].store(n, std::memory_order_relaxed);
+  hetla::tune::set_crossover(static_cast<Routine>(r), p, n);
   return 0;
 }
 

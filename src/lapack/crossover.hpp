@@ -1,33 +1,12 @@
-// Where the drop-in library stops calling the vendor: per routine and
-// precision, the size from which hetla's task graph beats the vendor's call
-// in the caller's thread. A size is an "n": the cube root of the product that
-// sets the routine's flops (potrf: n; getrf: m n min(m, n); gemm: m n k; ...),
-// so one number per routine covers rectangular calls too.
+// The drop-in library's crossover is the library's one table (tune/crossover.hpp),
+// so that hetla's C++ API and the Fortran names agree on where the vendor stops.
 #pragma once
-#include <string_view>
-
-#include "hetla/types.hpp"
+#include "tune/crossover.hpp"
 
 namespace hetla::lapack {
-
-enum class Routine { Potrf, Potrs, Posv, Getrf, Getrs, Gesv, Geqrf, Unmqr, Ungqr, Gels, Gemm, Trsm, Syrk, Herk };
-inline constexpr int kRoutines = 14;
-
-/// Index of a precision (s, d, c, z) in the crossover table.
-template <typename T> constexpr int precision_index() {
-  constexpr char letter = precision_letter<T>();
-  return letter == 's' ? 0 : letter == 'd' ? 1 : letter == 'c' ? 2 : 3;
-}
-
-/// The crossover of `r` for precision index `p`: the built-in default
-/// (crossover.cc, measured), overridden by the environment on first use
-/// (HETLA_LAPACK_CROSSOVER for all routines, HETLA_LAPACK_CROSSOVER_POTRF for
-/// one routine in all precisions, HETLA_LAPACK_CROSSOVER_DPOTRF for one; 0:
-/// hetla at every size) or by hetla_lapack_set_crossover.
-int crossover(Routine r, int p) noexcept;
-
-/// True when a call whose size product is `product` (n^3 for an n x n potrf)
-/// goes to hetla: product > 0 and at least the crossover cubed.
-bool above_crossover(Routine r, int p, double product) noexcept;
-
+using tune::above_crossover;
+using tune::crossover;
+using tune::kRoutines;
+using tune::precision_index;
+using tune::Routine;
 }  // namespace hetla::lapack

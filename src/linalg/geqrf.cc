@@ -8,9 +8,10 @@
 // task (GEMM, and the TRMM by T) has a device kernel, and W's tile column j is
 // owned with A's (distribute_qr), so under a distribution a column's whole
 // update runs on its owner; only the panels come back to the host.
+#include "context/context.hpp"
 #include "hetla/qr.hpp"
 #include "linalg/qr_internal.hpp"
-#include "context/context.hpp"
+#include "tasks/inline_call.hpp"
 #include "tasks/priority.hpp"
 #include "util/check_args.hpp"
 #include "util/precision.hpp"
@@ -61,6 +62,8 @@ template <typename T> void geqrf(int64_t m, int64_t n, T* A, int64_t lda, T* tau
   if (m == 0 || n == 0) return;
   detail::require(A != nullptr, 3, name, "A is null");
   detail::require(tau != nullptr, 5, name, "tau is null");
+  if (tile::runs_inline<T>(tune::Routine::Geqrf, opts, double(m) * n * std::min(m, n), std::max({m, n, lda})))
+    return tile::inline_geqrf(m, n, A, lda, tau);
   detail::CallScope scope;  // the hybrid tiling follows this context's devices
   const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(std::min(m, n), Panels::QR);
   auto M = Matrix<T>::view(m, n, A, lda, detail::call_tiling(scope.rt(), opts.distribution, n, nb, Panels::QR));

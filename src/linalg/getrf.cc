@@ -21,9 +21,10 @@
 #include <algorithm>
 #include <span>
 
+#include "context/context.hpp"
 #include "hetla/lu.hpp"
 #include "memory/distribution.hpp"
-#include "context/context.hpp"
+#include "tasks/inline_call.hpp"
 #include "tasks/lu.hpp"
 #include "tasks/priority.hpp"
 #include "util/check_args.hpp"
@@ -85,6 +86,8 @@ template <typename T> int64_t getrf(int64_t m, int64_t n, T* A, int64_t lda, int
   if (m == 0 || n == 0) return 0;
   detail::require(A != nullptr, 3, name, "A is null");
   detail::require(ipiv != nullptr, 5, name, "ipiv is null");
+  if (tile::runs_inline<T>(tune::Routine::Getrf, opts, double(m) * n * std::min(m, n), std::max({m, n, lda})))
+    return tile::inline_getrf(m, n, A, lda, ipiv);
   detail::CallScope scope;  // the tiling is planned for this context's devices
   const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(std::min(m, n), Panels::LU);
   auto M = Matrix<T>::view(m, n, A, lda,

@@ -2,12 +2,15 @@
 // loop of tile tasks. Panel tasks carry the highest priority of their column,
 // and priorities fall with the column index, so the next panel is factored as
 // soon as its inputs are ready: lookahead comes from the dependences.
+#include <algorithm>
+
+#include "context/context.hpp"
 #include "hetla/linalg.hpp"
 #include "memory/distribution.hpp"
 #include "memory/triangle_scope.hpp"
-#include "context/context.hpp"
 #include "tasks/blas3.hpp"
 #include "tasks/cholesky.hpp"
+#include "tasks/inline_call.hpp"
 #include "tasks/priority.hpp"
 #include "util/check_args.hpp"
 #include "util/precision.hpp"
@@ -74,6 +77,8 @@ template <typename T> int64_t potrf(Uplo uplo, int64_t n, T* A, int64_t lda, con
   detail::check_ld(lda, n, 4, name, "lda");
   if (n == 0) return 0;
   detail::require(A != nullptr, 3, name, "A is null");
+  if (tile::runs_inline<T>(tune::Routine::Potrf, opts, double(n) * n * n, std::max(n, lda)))
+    return tile::inline_potrf(uplo, n, A, lda);
   detail::CallScope scope;  // the hybrid tiling follows this context's devices
   const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(n);
   auto M = Matrix<T>::view(n, n, A, lda, detail::call_tiling(scope.rt(), opts.distribution, n, nb));

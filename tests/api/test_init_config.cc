@@ -124,8 +124,10 @@ TEST(InitConfig, MalformedEnvironmentIsRejectedNamingTheVariable) {
     Env env;
     env.set(c.var, c.value);
     finalize();
-    auto A = spd(50);
-    const int info = hetla_dpotrf('L', 50, A.data(), 50);
+    // n = 200: above dpotrf's crossover, so the call builds the context (a
+    // smaller one runs the vendor inline and never reads the environment).
+    auto A = spd(200);
+    const int info = hetla_dpotrf('L', 200, A.data(), 200);
     EXPECT_NE(info, 0) << c.var << "=" << c.value;
     const std::string msg = hetla_last_error();
     EXPECT_NE(msg.find(c.var), std::string::npos) << msg;

@@ -218,6 +218,36 @@ TEST(Cli, PotrfAllPrecisionsLower) {
   }
 }
 
+TEST(Cli, BenchManySmallCalls) {
+  // Per-call times, one line per size, the path each size takes.
+  auto r = run("bench potrf --sizes 4,200 --calls 20 --repeat 1 --baseline --json");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  auto recs = json_lines(r.out);
+  ASSERT_EQ(recs.size(), 2u) << r.out;
+  EXPECT_EQ(recs[0]["path"], "inline");
+  EXPECT_EQ(recs[1]["path"], "tiles");
+  for (auto& j : recs) {
+    EXPECT_TRUE(is_positive_number(j["vendor_us"])) << r.out;
+    EXPECT_TRUE(is_positive_number(j["ratio"])) << r.out;
+    EXPECT_EQ(j["info"], "0");
+  }
+  // Concurrent callers and a batch.
+  auto t = run("bench getrf --threads 2 -n 16 --calls 200 --repeat 1 --json");
+  ASSERT_EQ(t.rc, 0) << t.err;
+  auto trecs = json_lines(t.out);
+  ASSERT_EQ(trecs.size(), 1u);
+  EXPECT_TRUE(is_positive_number(trecs[0]["speedup"])) << t.out;
+  auto b = run("bench geqrf --batch 50 -n 8 --baseline --repeat 1 --json");
+  ASSERT_EQ(b.rc, 0) << b.err;
+  auto brecs = json_lines(b.out);
+  ASSERT_EQ(brecs.size(), 1u);
+  EXPECT_TRUE(is_positive_number(brecs[0]["ratio"])) << b.out;
+  EXPECT_EQ(brecs[0]["failed_matrices"], "0");
+  // Options of other modes are usage errors.
+  EXPECT_EQ(run("bench potrf --calls 10 --batch 10").rc, 2);
+  EXPECT_EQ(run("bench gemm --calls 10").rc, 2);
+}
+
 TEST(Cli, PotrfAllPrecisionsUpper) {
   auto r = run("bench potrf -n 300 --nb 64 --check --baseline --json --precision s,d,c,z --uplo U");
   check_checked_lines(r, "potrf", {"s", "d", "c", "z"}, "U", true);

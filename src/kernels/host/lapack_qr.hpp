@@ -23,19 +23,22 @@ template <typename T> char trans_letter(Op op) {
 }
 }  // namespace qr_detail
 
+// ---- geqrf with the caller's workspace (lwork = -1: query into work[0]).
+template <typename T> int64_t geqrf_work(int64_t m, int64_t n, T* A, int64_t lda, T* tau, T* work, lapack_int lwork) {
+  using namespace qr_detail;
+  if constexpr (is_s<T>) return LAPACKE_sgeqrf_work(LAPACK_COL_MAJOR, m, n, A, lda, tau, work, lwork);
+  else if constexpr (is_d<T>) return LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, m, n, A, lda, tau, work, lwork);
+  else if constexpr (is_c<T>) return LAPACKE_cgeqrf_work(LAPACK_COL_MAJOR, m, n, lp(A), lda, lp(tau), lp(work), lwork);
+  else return LAPACKE_zgeqrf_work(LAPACK_COL_MAJOR, m, n, lp(A), lda, lp(tau), lp(work), lwork);
+}
+
 // ---- geqrf: QR factorization A = Q R (Householder, LAPACK storage).
 template <typename T> int64_t geqrf(int64_t m, int64_t n, T* A, int64_t lda, T* tau) {
   using namespace qr_detail;
-  auto call = [&](T* work, lapack_int lwork) -> lapack_int {
-    if constexpr (is_s<T>) return LAPACKE_sgeqrf_work(LAPACK_COL_MAJOR, m, n, A, lda, tau, work, lwork);
-    else if constexpr (is_d<T>) return LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, m, n, A, lda, tau, work, lwork);
-    else if constexpr (is_c<T>) return LAPACKE_cgeqrf_work(LAPACK_COL_MAJOR, m, n, lp(A), lda, lp(tau), lp(work), lwork);
-    else return LAPACKE_zgeqrf_work(LAPACK_COL_MAJOR, m, n, lp(A), lda, lp(tau), lp(work), lwork);
-  };
   T q{};
-  call(&q, -1);
+  geqrf_work(m, n, A, lda, tau, &q, -1);
   std::vector<T> work(static_cast<std::size_t>(query_size(q)));
-  return call(work.data(), static_cast<lapack_int>(work.size()));
+  return geqrf_work(m, n, A, lda, tau, work.data(), static_cast<lapack_int>(work.size()));
 }
 
 // ---- geqrt3: recursive QR (m >= n) that also returns the n x n upper

@@ -1,0 +1,77 @@
+// A whole small call as one task body run in the caller's thread: below the
+// routine's crossover (tune/crossover.hpp) the column-major overloads call
+// the vendor routine here, with no context, task graph, lock, thread binding
+// or BLAS thread-count change, so they cost what the vendor costs and calls
+// from several threads share nothing. The results and info are the tile
+// algorithm's (LAPACK's, plus the non-finite pivot check of tile::potrf).
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "hetla/linalg.hpp"
+#include "kernels/host/lapack_lu.hpp"
+#include "kernels/host/lapack_qr.hpp"
+#include "runtime/reentry.hpp"
+#include "tasks/cholesky.hpp"
+#include "tune/crossover.hpp"
+
+namespace hetla::tile {
+
+/// Whether a call runs inline: no tile size asked for (Options::nb > 0 asks
+/// for the tile algorithm), `product` (the sizes that set its flops, n^3 for
+/// potrf) below the routine's crossover, and every size within LAPACK's int.
+template <typename T>
+bool runs_inline(tune::Routine r, const Options& opts, double product, int64_t largest_size) noexcept {
+  return opts.nb <= 0 && largest_size <= std::numeric_limits<lapack_int>::max() &&
+         !tune::above_crossover<T>(r, product);
+}
+
+namespace detail {
+/// min(m, n) pivots of the vendor's int type; on the stack up to this many.
+inline constexpr int64_t kStackPivots = 256;
+}  // namespace detail
+
+/// potrf in the caller's thread. Marked inside hetla (rt::ReentryScope): with
+/// hetla's LAPACK names interposed, the vendor's own calls stay the vendor's.
+template <typename T> int64_t inline_potrf(Uplo uplo, int64_t n, T* A, int64_t lda) {
+  const rt::ReentryScope inside;
+  const int64_t info = blas::potrf(uplo, n, A, lda);
+  return info != 0 ? info : detail::nonfinite_pivot(n, A, lda);
+}
+
+/// getrf in the caller's thread; ipiv (min(m, n) entries) as hetla's int64_t.
+template <typename T> int64_t inline_getrf(int64_t m, int64_t n, T* A, int64_t lda, int64_t* ipiv) {
+  const rt::ReentryScope inside;
+  const int64_t k = std::min(m, n);
+  lapack_int stack[detail::kStackPivots];
+  std::vector<lapack_int> heap(k > detail::kStackPivots ? static_cast<std::size_t>(k) : 0);
+  lapack_int* p = k > detail::kStackPivots ? heap.data() : stack;
+  const int64_t info = blas::getrf(m, n, A, lda, p);
+  for (int64_t i = 0; i < k; ++i) ipiv[i] = p[i];
+  return info;
+}
+
+/// geqrf in the caller's thread. Up to 128 columns the vendor's geqrf runs
+/// its unblocked code (LAPACK's crossover NX = 128), which needs n words of
+/// workspace: kept on the stack, no query, no allocation.
+template <typename T> void inline_geqrf(int64_t m, int64_t n, T* A, int64_t lda, T* tau) {
+  const rt::ReentryScope inside;
+  constexpr int64_t kStackWork = 128;
+  if (n <= kStackWork) {
+    T work[kStackWork];
+    blas::geqrf_work(m, n, A, lda, tau, work, static_cast<lapack_int>(n));
+  } else {
+    blas::geqrf(m, n, A, lda, tau);
+  }
+}
+
+/// gemm in the caller's thread (the batched products).
+template <typename T>
+void inline_gemm(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, const T* A, int64_t lda, const T* B,
+                 int64_t ldb, T beta, T* C, int64_t ldc) {
+  const rt::ReentryScope inside;
+  blas::gemm(ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+}  // namespace hetla::tile

@@ -1,0 +1,165 @@
+// Small calls below the crossover run the vendor routine in the caller's
+// thread (tasks/inline_call.hpp): the same factors, pivots and info as the
+// tile algorithm (crossover 0) and as the vendor, LAPACK's argument positions,
+// and no lock: a small call finishes while another thread holds the library's
+// call lock, so it cannot be queued behind a large call.
+#include <gtest/gtest.h>
+
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "checks.hpp"
+#include "checks_lu.hpp"
+#include "checks_qr.hpp"
+#include "common/cholesky.hpp"
+#include "common/watchdog.hpp"
+#include "context/context.hpp"
+#include "hetla/hetla.hpp"
+#include "kernels/host/lapack_lu.hpp"
+#include "kernels/host/lapack_qr.hpp"
+#include "matgen.hpp"
+#include "tune/crossover.hpp"
+
+namespace hetla {
+namespace {
+
+using test::PrecisionName;
+using test::Precisions;
+using tune::Routine;
+
+/// Sets one routine's crossover for the test's life.
+class CrossoverScope {
+ public:
+  CrossoverScope(Routine r, int n) : r_(r), old_(tune::crossover(r, 1)) { tune::set_crossover(r, -1, n); }
+  ~CrossoverScope() { tune::set_crossover(r_, -1, old_); }
+
+ private:
+  Routine r_;
+  int old_;
+};
+
+template <typename T> class InlineCalls : public testing::Test {};
+TYPED_TEST_SUITE(InlineCalls, Precisions, PrecisionName);
+
+TYPED_TEST(InlineCalls, DefaultCrossoverIsAboveTheSmallSizes) {
+  using T = TypeParam;
+  for (Routine r : {Routine::Potrf, Routine::Getrf, Routine::Geqrf})
+    EXPECT_GE(tune::crossover(r, tune::precision_index<T>()), 32);
+}
+
+TYPED_TEST(InlineCalls, PotrfEqualsTheVendorAndTheTilePath) {
+  using T = TypeParam;
+  for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+    for (int64_t n : {1, 4, 17, 40}) {
+      const int64_t lda = n + 3;
+      const auto A0 = bench::random_hpd<T>(n, lda, 7 + n);
+      auto inl = A0, vendor = A0, tiles = A0;
+      ASSERT_EQ(potrf<T>(uplo, n, inl.data(), lda), 0);
+      ASSERT_EQ(blas::potrf(uplo, n, vendor.data(), lda), 0);
+      EXPECT_EQ(inl, vendor) << "n=" << n;  // the same vendor call, bitwise
+      {
+        const CrossoverScope all_tiles(Routine::Potrf, 0);
+        ASSERT_EQ(potrf<T>(uplo, n, tiles.data(), lda, Options{8}), 0);
+      }
+      EXPECT_LT(bench::potrf_residual(uplo, n, A0.data(), lda, inl.data(), lda), bench::kResidualThreshold);
+      EXPECT_LT(bench::potrf_residual(uplo, n, A0.data(), lda, tiles.data(), lda), bench::kResidualThreshold);
+    }
+}
+
+TYPED_TEST(InlineCalls, PotrfInfoAsTheTilePath) {
+  using T = TypeParam;
+  const int64_t n = 12;
+  auto A = bench::random_hpd<T>(n, n, 3);
+  A[5 + 5 * n] = T(-1e3);  // leading minor 6 is not positive definite
+  auto tiles = A;
+  EXPECT_EQ(potrf<T>(Uplo::Lower, n, A.data(), n), 6);
+  EXPECT_EQ(potrf<T>(Uplo::Lower, n, tiles.data(), n, Options{4}), 6);
+  // A NaN on the diagonal is reported like a non-positive pivot on both paths.
+  auto N = bench::random_hpd<T>(n, n, 4);
+  N[3 + 3 * n] = T(std::numeric_limits<real_t<T>>::quiet_NaN());
+  auto Nt = N;
+  const int64_t info = potrf<T>(Uplo::Lower, n, N.data(), n);
+  EXPECT_GT(info, 0);
+  EXPECT_LE(info, 4);
+  EXPECT_EQ(potrf<T>(Uplo::Lower, n, Nt.data(), n, Options{4}), info);
+}
+
+TYPED_TEST(InlineCalls, GetrfEqualsTheVendor) {
+  using T = TypeParam;
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{1, 1}, {5, 5}, {30, 17}, {17, 30}, {64, 64}}) {
+    const int64_t lda = m + 2;
+    const auto A0 = bench::random_matrix<T>(m, n, lda, 11 + m);
+    auto inl = A0, vendor = A0;
+    std::vector<int64_t> ipiv(static_cast<std::size_t>(std::min(m, n)), -1);
+    std::vector<lapack_int> lpiv(ipiv.size());
+    ASSERT_EQ(getrf<T>(m, n, inl.data(), lda, ipiv.data()), 0);
+    ASSERT_EQ(blas::getrf(m, n, vendor.data(), lda, lpiv.data()), 0);
+    EXPECT_EQ(inl, vendor) << m << "x" << n;
+    EXPECT_EQ(ipiv, std::vector<int64_t>(lpiv.begin(), lpiv.end()));
+    EXPECT_LT(bench::getrf_residual(m, n, A0.data(), lda, inl.data(), lda, ipiv.data()), bench::kResidualThreshold);
+  }
+  // A zero column: info names the first zero pivot, as LAPACK (and the tile path).
+  const int64_t n = 9;
+  auto Z = bench::random_matrix<T>(n, n, n, 5);
+  for (int64_t i = 0; i < n; ++i) Z[i + 4 * n] = T(0);
+  auto Zt = Z;
+  std::vector<int64_t> p1(n), p2(n);
+  EXPECT_EQ(getrf<T>(n, n, Z.data(), n, p1.data()), 5);
+  EXPECT_EQ(getrf<T>(n, n, Zt.data(), n, p2.data(), Options{4}), 5);
+}
+
+TYPED_TEST(InlineCalls, GeqrfEqualsTheVendor) {
+  using T = TypeParam;
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{1, 1}, {6, 6}, {40, 13}, {13, 40}, {100, 100}}) {
+    const int64_t lda = m + 1;
+    const auto A0 = bench::random_matrix<T>(m, n, lda, 21 + n);
+    auto inl = A0, vendor = A0;
+    std::vector<T> tau(static_cast<std::size_t>(std::min(m, n))), vtau(tau.size());
+    geqrf<T>(m, n, inl.data(), lda, tau.data());
+    blas::geqrf(m, n, vendor.data(), lda, vtau.data());
+    EXPECT_EQ(inl, vendor) << m << "x" << n;
+    EXPECT_EQ(tau, vtau);
+  }
+}
+
+TYPED_TEST(InlineCalls, ArgumentPositionsUnchanged) {
+  using T = TypeParam;
+  std::vector<T> A(16);
+  std::vector<int64_t> ipiv(4);
+  auto position = [](auto&& f) {
+    try {
+      f();
+    } catch (const ArgumentError& e) {
+      return e.arg();
+    }
+    return 0;
+  };
+  EXPECT_EQ(position([&] { potrf<T>(Uplo::General, 4, A.data(), 4); }), 1);
+  EXPECT_EQ(position([&] { potrf<T>(Uplo::Lower, 4, A.data(), 3); }), 4);
+  EXPECT_EQ(position([&] { potrf<T>(Uplo::Lower, 4, nullptr, 4); }), 3);
+  EXPECT_EQ(position([&] { getrf<T>(4, 4, A.data(), 3, ipiv.data()); }), 4);
+  EXPECT_EQ(position([&] { getrf<T>(4, 4, A.data(), 4, nullptr); }), 5);
+  EXPECT_EQ(position([&] { geqrf<T>(-1, 4, A.data(), 4, A.data()); }), 1);
+  EXPECT_EQ(position([&] { geqrf<T>(4, 4, A.data(), 4, nullptr); }), 5);
+}
+
+TEST(InlineCallsNoLock, SmallCallsFinishWhileTheCallLockIsHeld) {
+  const std::lock_guard<std::recursive_mutex> held(detail::call_mutex());  // as a large call in flight would
+  test::must_finish("small calls from another thread", [] {
+    std::thread t([] {
+      const int64_t n = 20;
+      auto A = bench::random_hpd<double>(n, n, 1);
+      EXPECT_EQ(potrf<double>(Uplo::Lower, n, A.data(), n), 0);
+      auto B = bench::random_matrix<double>(n, n, n, 2);
+      std::vector<int64_t> ipiv(n);
+      EXPECT_EQ(getrf<double>(n, n, B.data(), n, ipiv.data()), 0);
+      std::vector<double> tau(n);
+      geqrf<double>(n, n, B.data(), n, tau.data());
+    });
+    t.join();
+  });
+}
+
+}  // namespace
+}  // namespace hetla

@@ -1,0 +1,291 @@
+// Many small calls (tools/bench/calls.hpp): per-call time against the vendor,
+// concurrent callers, batched calls. hetla is called through its C++ API (the
+// C API and Python call it too), the vendor through bench/vendor.hpp, both at
+// the BLAS's default thread count. Every call factors a fresh copy of its
+// input; the copies are timed alone and subtracted in the per-call mode, and
+// included (on both sides) in the throughput and batch modes.
+#include "bench/calls.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench/common.hpp"
+#include "hetla/batch.hpp"
+#include "hetla/linalg.hpp"
+#include "hetla/lu.hpp"
+#include "hetla/qr.hpp"
+#include "tune/crossover.hpp"
+
+namespace hetla::cli {
+namespace {
+
+struct CallArgs {
+  std::string routine;
+  std::vector<int64_t> sizes;
+  int64_t calls = 0;
+  int threads = 1;
+  int64_t batch = 0;
+  std::vector<char> precisions{'d'};
+  bool baseline = false;
+  bool json = false;
+  int repeat = 3;
+};
+
+enum class Kind { Potrf, Getrf, Geqrf };
+
+Kind kind_of(const std::string& r) {
+  if (r == "potrf") return Kind::Potrf;
+  if (r == "getrf") return Kind::Getrf;
+  if (r == "geqrf") return Kind::Geqrf;
+  throw UsageError("--calls/--batch measure potrf, getrf or geqrf, not '" + r + "'");
+}
+
+/// One routine's call on a private n x n input, copied fresh before each call.
+template <typename T> struct Problem {
+  Kind kind;
+  int64_t n;
+  std::vector<T> A0, A, tau;
+  std::vector<int64_t> ipiv;
+  std::vector<lapack_int> lpiv;
+  Problem(Kind k, int64_t n_, uint64_t seed)
+      : kind(k),
+        n(n_),
+        A0(k == Kind::Potrf ? bench::random_hpd<T>(n_, n_, seed) : bench::random_matrix<T>(n_, n_, n_, seed)),
+        A(A0),
+        tau(static_cast<std::size_t>(n_)),
+        ipiv(tau.size()),
+        lpiv(tau.size()) {}
+  void reset() { std::memcpy(A.data(), A0.data(), A.size() * sizeof(T)); }
+  int64_t hetla() {
+    switch (kind) {
+      case Kind::Potrf: return hetla::potrf<T>(Uplo::Lower, n, A.data(), n);
+      case Kind::Getrf: return hetla::getrf<T>(n, n, A.data(), n, ipiv.data());
+      case Kind::Geqrf: hetla::geqrf<T>(n, n, A.data(), n, tau.data()); return 0;
+    }
+    return 0;
+  }
+  int64_t vendor() {
+    switch (kind) {
+      case Kind::Potrf: return vendor::potrf(Uplo::Lower, n, A.data(), n);
+      case Kind::Getrf: return vendor::getrf(n, n, A.data(), n, lpiv.data());
+      case Kind::Geqrf: return vendor::geqrf(n, n, A.data(), n, tau.data());
+    }
+    return 0;
+  }
+};
+
+template <typename F> double loop_seconds(int64_t calls, F&& f) {
+  const double t0 = now_seconds();
+  for (int64_t i = 0; i < calls; ++i) f();
+  return now_seconds() - t0;
+}
+
+/// The path a call of order n takes: "inline" (the vendor in the caller's
+/// thread) or "tiles" (the task graph), from the crossover table.
+template <typename T> const char* path_of(Kind k, int64_t n) {
+  const tune::Routine r = k == Kind::Potrf   ? tune::Routine::Potrf
+                          : k == Kind::Getrf ? tune::Routine::Getrf
+                                             : tune::Routine::Geqrf;
+  return tune::above_crossover<T>(r, double(n) * n * n) ? "tiles" : "inline";
+}
+
+Record start_record(const CallArgs& a, char p, int64_t n) {
+  Record r;
+  r.add("routine", a.routine, "", 7).add("precision", std::string(1, p), "prec").add("n", n, "", 5);
+  return r;
+}
+
+/// Per-call microseconds (best of --repeat loops, copies subtracted).
+template <typename T> Record per_call(const CallArgs& a, char p, int64_t n) {
+  Problem<T> pb(kind_of(a.routine), n, 1);
+  pb.reset();
+  int64_t info = pb.hetla();  // warm: the first tile call builds the context
+  pb.reset();
+  pb.vendor();
+  double copy = std::numeric_limits<double>::infinity(), mine = copy, theirs = copy;
+  for (int r = 0; r < a.repeat; ++r) {
+    copy = std::min(copy, loop_seconds(a.calls, [&] { pb.reset(); }));
+    if (a.baseline) theirs = std::min(theirs, loop_seconds(a.calls, [&] { pb.reset(), pb.vendor(); }));
+    mine = std::min(mine, loop_seconds(a.calls, [&] {
+                      pb.reset();
+                      info |= pb.hetla();
+                    }));
+  }
+  auto us = [&](double s) { return std::max(0.0, s - copy) / static_cast<double>(a.calls) * 1e6; };
+  Record rec = start_record(a, p, n);
+  rec.add("calls", a.calls).add("path", std::string(path_of<T>(pb.kind, n)), "", 6);
+  rec.add("hetla_us", us(mine), "hetla us", 9);
+  if (a.baseline) {
+    rec.add("vendor_us", us(theirs), "vendor us", 9);
+    rec.add("ratio", us(mine) > 0 ? us(theirs) / us(mine) : 0.0, "ratio", 6, 2);
+  }
+  rec.add("info", info);
+  rec.failed = info != 0;
+  return rec;
+}
+
+/// Seconds for `threads` threads to make `calls` calls together, each on its
+/// own inputs (copies included); started together.
+template <typename T>
+double concurrent_seconds(Kind k, int64_t n, int64_t calls, int threads, bool vendor, int64_t& info) {
+  std::vector<Problem<T>> pbs;
+  for (int t = 0; t < threads; ++t) pbs.emplace_back(k, n, 10 + t);
+  std::atomic<bool> go{false};
+  std::atomic<int> ready{0};
+  std::atomic<int64_t> bad{0};
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      Problem<T>& pb = pbs[static_cast<std::size_t>(t)];
+      const int64_t mine = calls / threads + (t < calls % threads ? 1 : 0);
+      ++ready;
+      while (!go.load(std::memory_order_acquire)) {}
+      for (int64_t i = 0; i < mine; ++i) {
+        pb.reset();
+        if (const int64_t r = vendor ? pb.vendor() : pb.hetla(); r != 0) bad = r;
+      }
+    });
+  while (ready.load() < threads) {}
+  const double t0 = now_seconds();
+  go.store(true, std::memory_order_release);
+  for (auto& th : pool) th.join();
+  const double s = now_seconds() - t0;
+  if (bad.load() != 0) info = bad.load();
+  return s;
+}
+
+/// Throughput (calls/s) of --threads callers against one caller.
+template <typename T> Record throughput(const CallArgs& a, char p, int64_t n) {
+  const Kind k = kind_of(a.routine);
+  int64_t info = 0;
+  auto best = [&](int threads, bool vendor) {
+    double s = std::numeric_limits<double>::infinity();
+    for (int r = 0; r < a.repeat; ++r) s = std::min(s, concurrent_seconds<T>(k, n, a.calls, threads, vendor, info));
+    return static_cast<double>(a.calls) / s;
+  };
+  Record rec = start_record(a, p, n);
+  rec.add("calls", a.calls).add("threads", int64_t(a.threads)).add("path", std::string(path_of<T>(k, n)), "", 6);
+  const double one = best(1, false), many = best(a.threads, false);
+  rec.add("hetla_calls_per_s_1", one, "hetla/s 1thr", 12).add("hetla_calls_per_s", many, "hetla/s", 10);
+  rec.add("speedup", many / one, "speedup", 7, 2);
+  if (a.baseline) {
+    const double vone = best(1, true), vmany = best(a.threads, true);
+    rec.add("vendor_calls_per_s_1", vone, "vendor/s 1thr", 13).add("vendor_calls_per_s", vmany, "vendor/s", 10);
+    rec.add("vendor_speedup", vmany / vone, "v.speedup", 9, 2);
+  }
+  rec.add("info", info);
+  rec.failed = info != 0;
+  return rec;
+}
+
+/// One batched call of --batch matrices against a loop of vendor calls.
+template <typename T> Record batched(const CallArgs& a, char p, int64_t n) {
+  const Kind k = kind_of(a.routine);
+  const int64_t count = a.batch, stride = n * n;
+  std::vector<T> S0(static_cast<std::size_t>(stride * count));
+  for (int64_t i = 0; i < count; ++i) {
+    const Problem<T> one(k, n, 100 + static_cast<uint64_t>(i % 64));
+    std::copy(one.A0.begin(), one.A0.end(), S0.begin() + i * stride);
+  }
+  std::vector<T> S = S0, tau(static_cast<std::size_t>(n * count));
+  std::vector<int64_t> info(static_cast<std::size_t>(count)), ipiv(static_cast<std::size_t>(n * count));
+  std::vector<lapack_int> lpiv(ipiv.size());
+  auto reset = [&] { std::memcpy(S.data(), S0.data(), S.size() * sizeof(T)); };
+  auto mine = [&] {
+    if (k == Kind::Potrf) batch::potrf<T>(Uplo::Lower, n, S.data(), n, stride, count, info.data());
+    else if (k == Kind::Getrf) batch::getrf<T>(n, n, S.data(), n, stride, ipiv.data(), n, count, info.data());
+    else batch::geqrf<T>(n, n, S.data(), n, stride, tau.data(), n, count, info.data());
+  };
+  int64_t vinfo = 0;
+  auto theirs = [&] {
+    for (int64_t i = 0; i < count; ++i) {
+      T* A = S.data() + i * stride;
+      if (k == Kind::Potrf) vinfo |= vendor::potrf(Uplo::Lower, n, A, n);
+      else if (k == Kind::Getrf) vinfo |= vendor::getrf(n, n, A, n, lpiv.data() + i * n);
+      else vendor::geqrf(n, n, A, n, tau.data() + i * n);
+    }
+  };
+  reset();
+  mine();  // warm: builds the context
+  double t_mine = std::numeric_limits<double>::infinity(), t_theirs = t_mine;
+  for (int r = 0; r < a.repeat; ++r) {
+    if (a.baseline) t_theirs = std::min(t_theirs, best_time(1, reset, theirs));
+    t_mine = std::min(t_mine, best_time(1, reset, mine));
+  }
+  const int64_t failed = std::count_if(info.begin(), info.end(), [](int64_t i) { return i != 0; });
+  Record rec = start_record(a, p, n);
+  rec.add("batch", count).add("hetla_ms", t_mine * 1e3, "hetla ms", 9);
+  if (a.baseline) {
+    rec.add("vendor_loop_ms", t_theirs * 1e3, "vendor ms", 9);
+    rec.add("ratio", t_theirs / t_mine, "ratio", 6, 2);
+  }
+  rec.add("failed_matrices", failed, "failed").add("vendor_info", vinfo);
+  rec.failed = failed != 0;
+  return rec;
+}
+
+CallArgs parse(int argc, char** argv, int first) {
+  CallArgs a;
+  ArgReader in(argc, argv, first);
+  while (!in.done()) {
+    const std::string_view opt = in.next();
+    if (opt == "--sizes" || opt == "-n") a.sizes = parse_int_list(in.value(opt), opt, 1, 100000);
+    else if (opt == "--calls") a.calls = parse_int(in.value(opt), opt, 1, int64_t(1) << 40);
+    else if (opt == "--threads" || opt == "-t") a.threads = static_cast<int>(parse_int(in.value(opt), opt, 1, 1024));
+    else if (opt == "--batch") a.batch = parse_int(in.value(opt), opt, 1, int64_t(1) << 31);
+    else if (opt == "--repeat" || opt == "-r") a.repeat = static_cast<int>(parse_int(in.value(opt), opt, 1, 1000));
+    else if (opt == "--precision") {
+      a.precisions.clear();
+      for (auto s : split(in.value(opt), ','))
+        if (s.size() != 1 || !std::strchr("sdcz", s[0])) throw UsageError("--precision: s, d, c or z");
+        else a.precisions.push_back(s[0]);
+    } else if (opt == "--baseline") {
+      in.no_value(opt);
+      a.baseline = true;
+    } else if (opt == "--json") {
+      in.no_value(opt);
+      a.json = true;
+    } else if (!opt.empty() && opt[0] != '-' && a.routine.empty()) {
+      a.routine = std::string(opt);
+    } else {
+      throw UsageError("option " + std::string(opt) + " does not apply to --calls/--batch");
+    }
+  }
+  if (a.routine.empty()) throw UsageError("missing ROUTINE (potrf, getrf or geqrf)");
+  kind_of(a.routine);
+  if (a.calls > 0 && a.batch > 0) throw UsageError("--calls and --batch measure different things: give one");
+  if (a.batch > 0 && a.threads != 1) throw UsageError("--threads does not apply to --batch");
+  if (a.sizes.empty()) a.sizes = a.batch > 0 ? std::vector<int64_t>{32} : std::vector<int64_t>{4, 8, 16, 32, 64, 128};
+  return a;
+}
+
+}  // namespace
+
+bool is_call_bench(int argc, char** argv, int first) {
+  for (int i = first; i < argc; ++i)
+    if (!std::strncmp(argv[i], "--calls", 7) || !std::strncmp(argv[i], "--batch", 7)) return true;
+  return false;
+}
+
+int cmd_bench_calls(int argc, char** argv, int first) {
+  const CallArgs a = parse(argc, argv, first);
+  RecordPrinter out(a.json);
+  bool failed = false;
+  for (char p : a.precisions)
+    for (int64_t n : a.sizes) {
+      const Record r = with_precision(p, [&]<typename T>() {
+        if (a.batch > 0) return batched<T>(a, p, n);
+        return a.threads > 1 ? throughput<T>(a, p, n) : per_call<T>(a, p, n);
+      });
+      out.print(r);
+      failed |= r.failed;
+    }
+  return failed ? kExitFailed : kExitOk;
+}
+
+}  // namespace hetla::cli
