@@ -4,8 +4,10 @@
  * Exported, in s/d/c/z: p?potrf p?potrs p?posv p?gemm. A call runs on hetla
  * when every process of the grid can (dense block-cyclic descriptors,
  * mb = nb, the same block size for every matrix, rsrc = csrc = 0, ia = ja =
- * 1, valid arguments); otherwise, and for every other name, the real
- * ScaLAPACK routine runs (and reports invalid arguments through pxerbla).
+ * 1, valid arguments) and the call is not small (HETLA_SCALAPACK_CROSSOVER,
+ * default 500: the cube root of n^3, m n k, ...); otherwise, and for every
+ * other name, the real ScaLAPACK routine runs (and reports invalid
+ * arguments through pxerbla).
  * HETLA_SCALAPACK_LOG=1: grid process (0, 0) prints where each call went.
  */
 #ifndef HETLA_SCALAPACK_H

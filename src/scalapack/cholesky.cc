@@ -20,7 +20,7 @@ template <typename T> void potrf(const char* uplo, const int* n, T* a, const int
   static Fn* const vendor = vendor_function<Fn>(name);
   const Desc A(desca);
   const int N = *n;
-  const auto proc = route(name, A.ctxt, [&](const Process& p) -> const char* {
+  const auto proc = route(name, A.ctxt, lapack::product(N, N, N), [&](const Process& p) -> const char* {
     if (!is_uplo(uplo) || N < 0) return "invalid argument";
     if (N == 0) return "empty";
     return A.unsupported(*ia, *ja, N, N, p);
@@ -53,7 +53,7 @@ void potrs(const char* uplo, const int* n, const int* nrhs, const T* a, const in
   static Fn* const vendor = vendor_function<Fn>(name);
   const Desc A(desca), B(descb);
   const int N = *n;
-  const auto proc = route(name, A.ctxt, [&](const Process& p) {
+  const auto proc = route(name, A.ctxt, lapack::product(N, N, std::max(N, *nrhs)), [&](const Process& p) {
     return solve_unsupported(uplo, N, *nrhs, A, *ia, *ja, B, *ib, *jb, p);
   });
   if (!proc) return vendor_call(vendor, uplo, n, nrhs, a, ia, ja, desca, b, ib, jb, descb, info, flen{1});
@@ -75,7 +75,7 @@ void posv(const char* uplo, const int* n, const int* nrhs, T* a, const int* ia, 
   static Fn* const vendor = vendor_function<Fn>(name);
   const Desc A(desca), B(descb);
   const int N = *n;
-  const auto proc = route(name, A.ctxt, [&](const Process& p) {
+  const auto proc = route(name, A.ctxt, lapack::product(N, N, std::max(N, *nrhs)), [&](const Process& p) {
     return solve_unsupported(uplo, N, *nrhs, A, *ia, *ja, B, *ib, *jb, p);
   });
   if (!proc) return vendor_call(vendor, uplo, n, nrhs, a, ia, ja, desca, b, ib, jb, descb, info, flen{1});

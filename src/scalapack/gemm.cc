@@ -26,7 +26,7 @@ void gemm(const char* transa, const char* transb, const int* m, const int* n, co
   const Desc A(desca), B(descb), C(descc);
   const int M = *m, N = *n, K = *k;
   const bool na = lsame(transa, 'N'), nb = lsame(transb, 'N');
-  const auto proc = route(name, C.ctxt, [&](const Process& p) -> const char* {
+  const auto proc = route(name, C.ctxt, lapack::product(M, N, K), [&](const Process& p) -> const char* {
     if (!is_trans(transa) || !is_trans(transb) || M < 0 || N < 0 || K < 0) return "invalid argument";
     // PBLAS's quick returns, and alpha = 0: A and B are not read at all
     if (M == 0 || N == 0 || K == 0 || *alpha == T(0)) return "empty or alpha = 0";

@@ -1,6 +1,7 @@
 #include "scalapack/route.hpp"
 
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -23,9 +24,19 @@ void say(const std::string& name, const Process& p, const char* where, const cha
     std::fprintf(stderr, "hetla_scalapack: %s on %dx%d: %s%s%s\n", name.c_str(), p.nprow, p.npcol, where,
                  why ? ": " : "", why ? why : "");
 }
+
+double crossover() {
+  static const double n = [] {
+    const char* v = std::getenv("HETLA_SCALAPACK_CROSSOVER");
+    char* end = nullptr;
+    const double x = v ? std::strtod(v, &end) : -1;
+    return v && end != v && x >= 0 ? x : kCrossover;
+  }();
+  return n;
+}
 }  // namespace
 
-std::optional<Process> route(const std::string& name, int ctxt,
+std::optional<Process> route(const std::string& name, int ctxt, double size,
                              const std::function<const char*(const Process&)>& why_not) {
   if (rt::reentry_depth() > 0) {  // no reduction: every process is inside the same routine
     ++g_calls[0];
@@ -37,7 +48,10 @@ std::optional<Process> route(const std::string& name, int ctxt,
     ++g_calls[0];
     return std::nullopt;
   }
-  const char* why = mpi::serialized_calls_allowed() ? why_not(p) : "MPI thread level below serialized";
+  const char* why = why_not(p);
+  // the sizes are global arguments: below the crossover on one process, below on all (the reduction agrees anyway)
+  if (!why && std::cbrt(size) < crossover()) why = "below the crossover (HETLA_SCALAPACK_CROSSOVER)";
+  if (!why && !mpi::serialized_calls_allowed()) why = "MPI thread level below serialized";
   int ok = why ? 0 : 1;
   Cigamn2d(ctxt, "All", " ", 1, 1, &ok, 1, nullptr, nullptr, -1, -1, -1);
   if (!ok) {

@@ -8,8 +8,12 @@
  * (run plain or with libhetla_scalapack in LD_PRELOAD) and linked with
  * -lhetla_scalapack first.
  *
- *   scalapack_program [--grid PxQ] [--order R|C] [--expect-hetla]
+ *   scalapack_program [--grid PxQ] [--order R|C] [--expect-hetla | --expect-scalapack] [--time N NB]
  *
+ * --expect-scalapack: as --expect-hetla, but every call must have gone to
+ * ScaLAPACK (run with a crossover above every size).
+ * --time N NB: only times pdpotrf of order N, block NB (best of 3, rank 0
+ * prints it): the same binary plain and preloaded compares the two.
  * --expect-hetla: hetla_scalapack_calls (looked up at run time, absent from
  * plain ScaLAPACK) must show which calls ran on hetla. Exit status 0 when
  * every check passed on every process. */
@@ -134,10 +138,12 @@ static double solve_error(const double* b, const Dist* B, int off, int n) {
 
 static long (*calls)(int) = NULL; /* hetla_scalapack_calls, when hetla is there */
 static long hetla_before;
+static int all_to_scalapack = 0;
 static void route_begin(void) { hetla_before = calls ? calls(1) : 0; }
 /* expect: 1 = ran on hetla, 0 = passed to ScaLAPACK */
 static void route_end(int expect, const char* what) {
   if (!calls) return;
+  if (all_to_scalapack) expect = 0;
   int on_hetla = calls(1) > hetla_before;
   if (on_hetla != expect) {
     char msg[128];
@@ -335,13 +341,39 @@ static void test_not_spd(int n, int nb, int bad) {
   free(a);
 }
 
+/* pdpotrf of order n, block nb: best of 3 wall times (MPI_Wtime via BLACS' dwalltime00) */
+double dwalltime00_(void);
+static void time_potrf(int n, int nb) {
+  Dist A = make(n, n, nb, nb);
+  double* a = calloc((size_t)A.lr * (A.lc ? A.lc : 1), sizeof *a);
+  double best = 1e30;
+  for (int r = 0; r < 3; ++r) {
+    fill_system(a, &A, NULL, NULL, n, -1);
+    int info = -99;
+    Cigamx2d(ctxt, "All", " ", 1, 1, &info, 1, NULL, NULL, -1, -1, -1); /* a barrier */
+    double t = dwalltime00_();
+    pdpotrf_("L", &n, a, &ione, &ione, A.desc, &info);
+    int done = info;
+    Cigamx2d(ctxt, "All", " ", 1, 1, &done, 1, NULL, NULL, -1, -1, -1);
+    t = dwalltime00_() - t;
+    if (info != 0) fail("timed pdpotrf");
+    if (t < best) best = t;
+  }
+  if (me == 0)
+    printf("pdpotrf n=%d nb=%d grid %dx%d (%s): %.4f s, %.1f GFLOP/s\n", n, nb, nprow, npcol,
+           calls ? "libhetla_scalapack" : "ScaLAPACK", best, (double)n * n * n / 3e9 / best);
+  free(a);
+}
+
 int main(int argc, char** argv) {
-  int np, expect_hetla = 0, p = 0, q = 0;
+  int np, expect_hetla = 0, p = 0, q = 0, time_n = 0, time_nb = 0;
   const char* order = "Row";
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--expect-hetla")) expect_hetla = 1;
+    else if (!strcmp(argv[i], "--expect-scalapack")) expect_hetla = all_to_scalapack = 1;
     else if (!strcmp(argv[i], "--grid") && i + 1 < argc) sscanf(argv[++i], "%dx%d", &p, &q);
     else if (!strcmp(argv[i], "--order") && i + 1 < argc) order = argv[++i][0] == 'C' ? "Col" : "Row";
+    else if (!strcmp(argv[i], "--time") && i + 2 < argc) time_n = atoi(argv[++i]), time_nb = atoi(argv[++i]);
   }
   Cblacs_pinfo(&me, &np);
   if (p < 1 || q < 1) {
@@ -362,6 +394,12 @@ int main(int argc, char** argv) {
   Cblacs_get(-1, 0, &ctxt);
   Cblacs_gridinit(&ctxt, order, p, q);
   Cblacs_gridinfo(ctxt, &nprow, &npcol, &myrow, &mycol);
+  if (time_n > 0) {
+    time_potrf(time_n, time_nb);
+    Cblacs_gridexit(ctxt);
+    Cblacs_exit(0);
+    return failures ? 1 : 0;
+  }
 
   test_potrf_potrs("L", 300, 32, 0);
   test_potrf_potrs("U", 203, 16, 0);
