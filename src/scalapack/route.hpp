@@ -20,10 +20,10 @@ template <typename T> std::string fortran_name(const char* base) {
 }
 
 /// Below this "n" (the cube root of the product of the sizes that set a
-/// call's flops, as libhetla_lapack's crossover) a call goes to ScaLAPACK:
-/// hetla's distributed call costs about 2 ms more (measured with pdpotrf,
-/// 2 processes, 1 x 2, a loaded 2-core machine: n = 400 0.0028 s against
-/// ScaLAPACK's 0.0015 s, n = 600 0.0061 s against 0.0109 s). The
+/// call's flops, as libhetla_lapack's crossover) a call goes to ScaLAPACK
+/// (measured with pdpotrf, 2 processes, 1 x 2, a loaded 2-core machine:
+/// n = 400 0.0028 s against ScaLAPACK's 0.0015 s, n = 600 0.0061 s against
+/// 0.0109 s; a fixed 0.5 ms at n = 64, the rest small tiles' tasks). The
 /// environment's HETLA_SCALAPACK_CROSSOVER overrides it (0: every call).
 inline constexpr double kCrossover = 500;
 
