@@ -75,7 +75,7 @@ set(CPACK_COMPONENT_SIM_DEPENDS runtime)
 set(CPACK_DEBIAN_MPI_PACKAGE_NAME libhetla-mpi)
 set(CPACK_DEBIAN_MPI_PACKAGE_SECTION libs)
 set(CPACK_COMPONENT_MPI_DESCRIPTION
-    "hetla heterogeneous tile linear algebra: distributed routines over MPI (libhetla_mpi) and hetla bench --grid")
+    "hetla heterogeneous tile linear algebra: distributed routines over MPI (libhetla_mpi), ScaLAPACK names over them (libhetla_scalapack) and hetla bench --grid")
 set(CPACK_COMPONENT_MPI_DEPENDS runtime)
 
 set(CPACK_DEBIAN_PYTHON_PACKAGE_NAME python3-hetla)

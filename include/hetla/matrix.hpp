@@ -63,6 +63,11 @@ template <typename T> class Matrix {
   /// the tiles of process `me` have storage here (zeroed, each tile
   /// contiguous); the others are shape-only (tile data null).
   static Matrix distributed(int64_t m, int64_t n, int64_t nb, const std::vector<int>& ranks, int me);
+  /// distributed() over the caller's memory, without a copy: this process's
+  /// tile (i, j) is at `tiles[i + j * mt]` with leading dimension `ld` (e.g.
+  /// inside a ScaLAPACK local array); the memory must outlive the matrix.
+  static Matrix distributed_view(int64_t m, int64_t n, int64_t nb, const std::vector<int>& ranks, int me,
+                                 const std::vector<T*>& tiles, int64_t ld);
 
   /// Column-major A(lda, n) into the tiles, converted by parallel tasks.
   void copy_from(const T* A, int64_t lda);

@@ -21,8 +21,9 @@ void* vendor_symbol(const std::string& name) {
     if (f && same_object(f, self)) f = nullptr;
   }
   if (!f) {
-    std::fprintf(stderr, "hetla_lapack: no vendor LAPACK/BLAS defines %s (link one after -lhetla_lapack)\n",
-                 name.c_str());
+    // also built into libhetla_scalapack, whose vendor is ScaLAPACK
+    std::fprintf(stderr, "hetla: no vendor library after hetla's defines %s (link LAPACK/BLAS after "
+                 "-lhetla_lapack, ScaLAPACK after -lhetla_scalapack)\n", name.c_str());
     std::abort();
   }
   return f;

@@ -1,6 +1,7 @@
 // The vendor's LAPACK/BLAS entry points, found by address, never by the
 // global name: libhetla_lapack exports the same names, so a call by name
-// from here would land in our own function again.
+// from here would land in our own function again. libhetla_scalapack builds
+// this file in too: "ours" is then that library, the vendor ScaLAPACK.
 #pragma once
 #include <string>
 

@@ -41,6 +41,7 @@ template <typename T> struct Matrix<T>::Storage {
   util::PageBuffer owned;
   std::vector<rt::Handle> handles;  // column-major over tiles
   std::vector<T*> tile_ptr;         // distributed(): per tile (column-major), null = another process's
+  int64_t tile_ld = 0;              // distributed_view(): the tiles' leading dimension (0: contiguous tiles)
 
   void set_shape(int64_t rows, int64_t cols, Tiling t) {
     m = rows, n = cols, tiling = std::move(t);
@@ -52,7 +53,8 @@ template <typename T> struct Matrix<T>::Storage {
   int64_t mb_of(int64_t i) const { return row_off[i + 1] - row_off[i]; }
   int64_t nb_of(int64_t j) const { return col_off[j + 1] - col_off[j]; }
   Tile<T> tile(int64_t i, int64_t j) const {
-    if (!tile_ptr.empty()) return {tile_ptr[static_cast<std::size_t>(i + j * mt)], mb_of(i), mb_of(i), nb_of(j)};
+    if (!tile_ptr.empty())
+      return {tile_ptr[static_cast<std::size_t>(i + j * mt)], tile_ld > 0 ? tile_ld : mb_of(i), mb_of(i), nb_of(j)};
     if (!base) return {nullptr, mb_of(i), mb_of(i), nb_of(j)};  // empty or shape-only
     if (lda > 0) return {base + row_off[i] + col_off[j] * lda, lda, mb_of(i), nb_of(j)};
     // owned: tile column j starts at col_off[j] m; tile i in it at row_off[i] nb_of(j)
@@ -156,6 +158,35 @@ Matrix<T> Matrix<T>::distributed(int64_t m, int64_t n, int64_t nb, const std::ve
       }
   s->init_handles();
   for (std::size_t t = 0; t < ranks.size(); ++t) s->handles[t].rank = ranks[t];
+  Matrix M;
+  M.store_ = s;
+  M.m_ = m, M.n_ = n, M.nb_ = nb, M.mt_ = s->mt, M.nt_ = s->nt;
+  return M;
+}
+
+template <typename T>
+Matrix<T> Matrix<T>::distributed_view(int64_t m, int64_t n, int64_t nb, const std::vector<int>& ranks, int me,
+                                      const std::vector<T*>& tiles, int64_t ld) {
+  if (m < 0) throw ArgumentError(1, "Matrix::distributed_view", "m < 0");
+  if (n < 0) throw ArgumentError(2, "Matrix::distributed_view", "n < 0");
+  const Tiling tiling{{nb}, {}};
+  check_tiling(tiling, 3, "Matrix::distributed_view");
+  auto s = std::make_shared<Storage>();
+  s->set_shape(m, n, tiling);
+  const std::size_t count = static_cast<std::size_t>(s->mt * s->nt);
+  if (ranks.size() != count) throw ArgumentError(4, "Matrix::distributed_view", "ranks must name one process per tile");
+  if (tiles.size() != count) throw ArgumentError(6, "Matrix::distributed_view", "tiles must hold one pointer per tile");
+  s->tile_ptr.assign(count, nullptr);
+  for (std::size_t t = 0; t < count; ++t)
+    if (ranks[t] == me) {
+      if (!tiles[t]) throw ArgumentError(6, "Matrix::distributed_view", "a tile of this process is null");
+      if (ld < s->mb_of(static_cast<int64_t>(t) % s->mt))
+        throw ArgumentError(7, "Matrix::distributed_view", "ld < the rows of a tile of this process");
+      s->tile_ptr[t] = tiles[t];
+    }
+  s->tile_ld = ld;
+  s->init_handles();
+  for (std::size_t t = 0; t < count; ++t) s->handles[t].rank = ranks[t];
   Matrix M;
   M.store_ = s;
   M.m_ = m, M.n_ = n, M.nb_ = nb, M.mt_ = s->mt, M.nt_ = s->nt;

@@ -118,6 +118,16 @@ template <typename T> void DistMatrix<T>::from_scalapack(const T* a, int64_t lld
     }
 }
 
+template <typename T>
+DistMatrix<T> DistMatrix<T>::view_scalapack(const Grid& grid, int64_t m, int64_t n, int64_t nb, T* a, int64_t lld) {
+  const int64_t mt = nb > 0 ? (m + nb - 1) / nb : 0, nt = nb > 0 ? (n + nb - 1) / nb : 0;
+  std::vector<T*> tiles(static_cast<std::size_t>(mt * nt), nullptr);
+  for (int64_t j = 0; j < nt; ++j)
+    for (int64_t i = 0; i < mt; ++i)
+      if (grid.owner(i, j) == grid.rank()) tiles[static_cast<std::size_t>(i + j * mt)] = a + (i / grid.p()) * nb + (j / grid.q()) * nb * lld;
+  return DistMatrix(grid, Matrix<T>::distributed_view(m, n, nb, owners(grid, m, n, nb), grid.rank(), tiles, lld));
+}
+
 #define HETLA_INSTANTIATE(T) template class DistMatrix<T>;
 HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE

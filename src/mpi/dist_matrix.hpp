@@ -3,9 +3,10 @@
 // (Matrix::distributed), whose handles name their owner so the runtime infers
 // the transfers. Conversions: scatter from / gather to one process, and the
 // ScaLAPACK local array of the same distribution (block size nb, first
-// block on process (0, 0)).
+// block on process (0, 0)), copied or, by view_scalapack, used in place.
 #pragma once
 #include <cstdint>
+#include <utility>
 
 #include "hetla/matrix.hpp"
 #include "mpi/grid.hpp"
@@ -15,6 +16,13 @@ namespace hetla::mpi {
 template <typename T> class DistMatrix {
  public:
   DistMatrix(const Grid& grid, int64_t m, int64_t n, int64_t nb);
+  /// The m x n matrix whose tiles are this process's ScaLAPACK local array
+  /// `a` (leading dimension lld >= local_rows(), block size nb both ways,
+  /// first block on process (0, 0)), without a copy: routines read and write
+  /// `a` itself; it must outlive the matrix. m and n may be smaller than the
+  /// array's global size (its leading part: the same blocks on the same
+  /// processes).
+  static DistMatrix view_scalapack(const Grid& grid, int64_t m, int64_t n, int64_t nb, T* a, int64_t lld);
 
   const Grid& grid() const { return *grid_; }
   int64_t m() const { return local_.m(); }
@@ -40,6 +48,7 @@ template <typename T> class DistMatrix {
   void from_scalapack(const T* a, int64_t lld);
 
  private:
+  DistMatrix(const Grid& grid, Matrix<T> tiles) : grid_(&grid), local_(std::move(tiles)) {}
   const Grid* grid_;
   Matrix<T> local_;
 };

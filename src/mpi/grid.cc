@@ -108,6 +108,16 @@ bool launched() {
   return false;
 }
 
+bool serialized_calls_allowed() {
+#ifdef OPEN_MPI
+  return true;  // no per-thread state below MPI_THREAD_MULTIPLE; our mutex serialises the calls
+#else
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  return level >= MPI_THREAD_SERIALIZED;
+#endif
+}
+
 int world_rank() {
   int r = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &r);
@@ -124,22 +134,37 @@ struct Grid::Impl {
   std::shared_ptr<MpiComm> comm;
 };
 
-Grid::Grid(int p, int q) : p_(p), q_(q) {
+namespace {
+// The grid's two communicators, duplicates of `base` (rank = row * Q + col).
+std::unique_ptr<Grid::Impl> make_grid(MPI_Comm base, int p, int q, int* rank);
+}  // namespace
+
+Grid::Grid(int p, int q) : p_(p), q_(q) { impl_ = make_grid(MPI_COMM_WORLD, p, q, &rank_); }
+
+Grid::Grid(int p, int q, int fortran_comm) : p_(p), q_(q) {
+  impl_ = make_grid(MPI_Comm_f2c(static_cast<MPI_Fint>(fortran_comm)), p, q, &rank_);
+}
+
+namespace {
+std::unique_ptr<Grid::Impl> make_grid(MPI_Comm base, int p, int q, int* rank) {
   int initialised = 0;
   MPI_Initialized(&initialised);
   if (!initialised) throw std::logic_error("hetla::mpi::Grid: MPI is not initialised (mpi::init)");
-  const int size = world_size();
+  int size = 0;
+  MPI_Comm_size(base, &size);
+  MPI_Comm_rank(base, rank);
   if (p < 1 || q < 1 || static_cast<int64_t>(p) * q != size)
     throw std::invalid_argument("grid " + std::to_string(p) + "x" + std::to_string(q) + " needs " +
                                 std::to_string(static_cast<int64_t>(p) * q) + " processes, the communicator has " +
                                 std::to_string(size));
-  rank_ = world_rank();
-  impl_ = std::make_unique<Impl>();
+  auto impl = std::make_unique<Grid::Impl>();
   std::lock_guard<std::mutex> lk(mpi_mutex());
-  check(MPI_Comm_dup(MPI_COMM_WORLD, &impl_->p2p), "MPI_Comm_dup");
-  check(MPI_Comm_dup(MPI_COMM_WORLD, &impl_->coll), "MPI_Comm_dup");
-  impl_->comm = std::make_shared<MpiComm>(impl_->p2p, rank_, size);
+  check(MPI_Comm_dup(base, &impl->p2p), "MPI_Comm_dup");
+  check(MPI_Comm_dup(base, &impl->coll), "MPI_Comm_dup");
+  impl->comm = std::make_shared<MpiComm>(impl->p2p, *rank, size);
+  return impl;
 }
+}  // namespace
 
 Grid::~Grid() {
   std::lock_guard<std::mutex> lk(mpi_mutex());

@@ -20,6 +20,11 @@ void init(int* argc, char*** argv);
 void finalize();
 /// True when this process was started by mpirun / an MPI launcher.
 bool launched();
+/// True when MPI may be called from the runtime's progress thread as well as
+/// the caller's, one call at a time: thread level MPI_THREAD_SERIALIZED or
+/// above, or Open MPI at any level (its single and serialized levels are the
+/// same code; BLACS initialises MPI with plain MPI_Init).
+bool serialized_calls_allowed();
 int world_rank();
 int world_size();
 
@@ -31,6 +36,11 @@ class Grid {
   /// Throws std::invalid_argument on every process when P x Q is not the
   /// number of processes (each checks the same numbers: no one waits).
   Grid(int p, int q);
+  /// The processes of another communicator, given by its Fortran handle
+  /// (MPI_Comm_c2f; no MPI type in this header), as a P x Q grid in the same
+  /// row-major order: a BLACS context's (scalapack/). Throws
+  /// std::invalid_argument when P x Q is not the communicator's size.
+  Grid(int p, int q, int fortran_comm);
   ~Grid();
   Grid(const Grid&) = delete;
   Grid& operator=(const Grid&) = delete;

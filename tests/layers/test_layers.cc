@@ -49,6 +49,8 @@ namespace fs = std::filesystem;
 //            MPI (the runtime's rt::Comm seam); the only includer of <mpi.h>.
 //   api      the C API, thin adapters over linalg.
 //   lapack   libhetla_lapack: the Fortran LAPACK/BLAS names over the API.
+//   scalapack libhetla_scalapack: ScaLAPACK's Fortran names over mpi, with
+//            lapack's way to the vendor.
 //   tools    the `hetla` command-line tool (and its benchmarks): on top.
 //   python   the Python package's compiled module (python/): beside tools.
 // checks/ (matrix generators and residual checks, shared with the tests) sits
@@ -56,7 +58,7 @@ namespace fs = std::filesystem;
 // the tests, which are not checked here) may include it.
 constexpr std::string_view kLayers[] = {"include", "util",    "trace",  "kernels", "devices", "runtime",
                                         "tune",    "context", "memory", "tasks",   "linalg",  "sim",
-                                        "mpi",     "api",     "lapack",  "tools",  "python"};
+                                        "mpi",     "api",     "lapack",  "scalapack", "tools", "python"};
 constexpr std::string_view kChecks = "checks";
 constexpr std::string_view kChecksLevel = "kernels";  // what checks/ may include
 constexpr std::string_view kChecksUsers[] = {"checks", "tools"};  // who may include checks/

@@ -178,6 +178,47 @@ TEST(Mpi, RepeatedCallsSeeNewData) {
   }
 }
 
+// A ScaLAPACK local array (padded lld) used in place (view_scalapack) gives
+// the copied matrix's factor, in the array's own places; the padding rows
+// and the other triangle stay as they were.
+TYPED_TEST(MpiTyped, ScalapackArrayInPlace) {
+  using T = TypeParam;
+  const int64_t n = 150, nb = 32;  // ragged: the last tile 22 wide
+  for (auto [p, q] : grids()) {
+    SCOPED_TRACE(std::to_string(p) + "x" + std::to_string(q));
+    mpi::Grid g(p, q);
+    const auto A0 = bench::random_hpd<T>(n, n, 11);
+    mpi::DistMatrix<T> A(g, n, n, nb);
+    A.scatter(A0.data(), n);
+    const int64_t lld = A.local_rows() + 3;
+    const T pad(-7);
+    std::vector<T> loc(static_cast<std::size_t>(lld * std::max<int64_t>(1, A.local_cols())), pad);
+    A.to_scalapack(loc.data(), lld);
+    const std::vector<T> before = loc;
+    auto V = mpi::DistMatrix<T>::view_scalapack(g, n, n, nb, loc.data(), lld);
+    ASSERT_EQ(mpi::potrf(Uplo::Lower, V), 0);
+    ASSERT_EQ(mpi::potrf(Uplo::Lower, A), 0);
+    std::vector<T> want(loc.size(), pad);
+    A.to_scalapack(want.data(), lld);
+    for (int64_t lj = 0; lj < A.local_cols(); ++lj)
+      for (int64_t li = 0; li < lld; ++li) {
+        const std::size_t k = static_cast<std::size_t>(li + lj * lld);
+        if (li >= A.local_rows()) {
+          ASSERT_EQ(loc[k], pad) << "padding row " << li;
+          continue;
+        }
+        // the global place of local (li, lj): block-cyclic from process (0, 0)
+        const int64_t i = (li / nb) * nb * p + (g.rank() / q) * nb + li % nb;
+        const int64_t j = (lj / nb) * nb * q + (g.rank() % q) * nb + lj % nb;
+        if (i < j) {
+          ASSERT_EQ(loc[k], before[k]) << "upper triangle (" << i << ", " << j << ")";
+        } else {
+          ASSERT_LT(std::abs(loc[k] - want[k]), 1e-4 * std::abs(want[k]) + 1e-5) << "(" << i << ", " << j << ")";
+        }
+      }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
