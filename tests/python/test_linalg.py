@@ -229,3 +229,27 @@ def test_batched(rng):
         assert backward_error(a[i], l[i] @ l[i].T) < THRESH
     e = hetla.expm(a / 100)
     assert np.allclose(e[1], sl.expm(a[1] / 100))
+    lu, piv = hetla.lu_factor(a)
+    assert lu.shape == (3, 40, 40) and piv.shape == (3, 40) and np.array_equal(piv[2], sl.lu_factor(a[2])[1])
+    (r,) = hetla.qr(a, mode="r")
+    assert r.shape == (3, 40, 40) and np.allclose(np.abs(r[1]), np.abs(sl.qr(a[1], mode="r")[0]))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", [1, 8])
+def test_small_calls(dtype, n, rng):
+    """The sizes that run inline on the vendor, through every entry point, against scipy."""
+    a = spd(n, dtype, rng)
+    b = random((n, 2), dtype, rng)
+    tol = 1e3 * eps(dtype)
+    assert np.allclose(hetla.cholesky(a), sl.cholesky(a), atol=tol * n)
+    lu, piv = hetla.lu_factor(a)
+    lur, pivr = sl.lu_factor(a)
+    assert np.array_equal(piv, pivr) and np.allclose(lu, lur, atol=tol * n)
+    assert np.allclose(hetla.lu_solve((lu, piv), b), sl.lu_solve((lur, pivr), b), atol=tol * n)
+    assert np.allclose(hetla.cho_solve(hetla.cho_factor(a), b[:, 0]), sl.cho_solve(sl.cho_factor(a), b[:, 0]),
+                       atol=tol * n)
+    assert np.allclose(hetla.solve(a, b), sl.solve(a, b), atol=tol * n)
+    assert np.allclose(hetla.solve(a, b, assume_a="pos"), sl.solve(a, b, assume_a="pos"), atol=tol * n)
+    q, r = hetla.qr(a)
+    assert backward_error(a, q @ r) < THRESH
