@@ -206,9 +206,10 @@ def lstsq(a, b, cond=None, overwrite_a=False, overwrite_b=False, check_finite=Tr
     """Least-squares / minimum-norm solution of a x = b (scipy.linalg.lstsq): (x, residues, rank, s).
 
     The default (``lapack_driver=None``) for m >= n factors a = Q R with hetla
-    and checks R: if its condition estimate and diagonal show
-    rcond(R) > 10 n cond (a of full rank for any cond threshold scipy would
-    apply), x = R^-1 Q^H b and s is None. Otherwise, and for m < n, the
+    and checks R: if its diagonal ratio and LAPACK's 1-norm condition estimate
+    (trcon) are both above 10 n cond, the smallest singular value is above
+    cond * s[0] (scipy's gelsd would find full rank), x = R^-1 Q^H b and s is
+    None. Otherwise, and for m < n, the
     answer is the SVD's, as scipy's default gelsd: singular values at most
     ``cond * s[0]`` (cond defaults to the dtype's eps) count as zero, and rank
     and s are returned (for m >= n the SVD is of the n x n R, whose singular
