@@ -52,6 +52,12 @@ auto dispatch(const py::dtype& dt, F&& f) {
                        " is not one of float32, float64, complex64, complex128");
 }
 
+/// Whether a's elements are T's, in native byte order (numpy's equivalence:
+/// dtype objects of one type need not be one object).
+template <typename T> bool has_dtype(const py::array& a) {
+  return py::detail::npy_api::get().PyArray_EquivTypes_(py::dtype::of<T>().ptr(), a.dtype().ptr());
+}
+
 /// A Fortran-ordered, writeable 2-D numpy array seen as a column-major matrix.
 template <typename T>
 struct ColMajor {
@@ -64,7 +70,7 @@ ColMajor<T> col_major(py::array& a, const char* name) {
   if (a.ndim() != 2) throw py::value_error(std::string(name) + ": expected a 2-D array");
   if (!(a.flags() & py::array::f_style)) throw py::value_error(std::string(name) + ": expected a Fortran-ordered array");
   if (!a.writeable()) throw py::value_error(std::string(name) + ": array is read-only");
-  if (!a.dtype().is(py::dtype::of<T>())) throw py::type_error(std::string(name) + ": dtype differs from the first array");
+  if (!has_dtype<T>(a)) throw py::type_error(std::string(name) + ": dtype differs from the first array");
   const int64_t m = a.shape(0), n = a.shape(1);
   return {static_cast<T*>(a.mutable_data()), m, n, m > 0 ? m : 1};
 }
@@ -139,14 +145,14 @@ template <typename T> void check(const ColMajor<T>& A, bool check_finite, const 
 
 /// `src` (dtype T, 1-D when `vector_ok`, else 2-D) as a Fortran-ordered
 /// matrix: in place as `reuse` allows, else copied (any strides, no numpy
-/// call). check_finite: ValueError on an inf or NaN, scanned in the same pass.
+/// call). check_finite: ValueError on an inf or NaN (one vectorized scan).
 template <typename T>
 Input<T> input(const py::array& src, Reuse reuse, bool check_finite, const char* name, bool vector_ok = false) {
   const bool vector = src.ndim() == 1;
   if (src.ndim() != 2 && !(vector_ok && vector))
     throw py::value_error(std::string(name) + ": expected a " + (vector_ok ? "1-D or 2-D" : "2-D") + " array, got " +
                           std::to_string(src.ndim()) + " dimensions");
-  if (!src.dtype().is(py::dtype::of<T>())) throw py::type_error(std::string(name) + ": dtype differs from a's");
+  if (!has_dtype<T>(src)) throw py::type_error(std::string(name) + ": dtype differs from a's");
   const int64_t m = src.shape(0), n = vector ? 1 : src.shape(1);
   const auto flags = src.flags();
   constexpr int kAligned = 0x0100;  // NPY_ARRAY_ALIGNED
@@ -301,7 +307,7 @@ void hetla_pivots(const py::array& piv, int64_t n, int64_t* out) {
       out[i] = int64_t(q[i]) + 1;
     }
   };
-  if (piv.ndim() == 1 && piv.shape(0) == n && piv.dtype().is(py::dtype::of<int32_t>()) &&
+  if (piv.ndim() == 1 && piv.shape(0) == n && has_dtype<int32_t>(piv) &&
       (piv.flags() & py::array::c_style))
     return convert(static_cast<const int32_t*>(piv.data()));  // lu_factor's own: no conversion
   auto p = py::array_t<int64_t, py::array::c_style | py::array::forcecast>::ensure(piv);
@@ -513,7 +519,7 @@ int64_t matpoly(py::array x, py::array coeffs, py::array out, const std::string&
     using T = decltype(t);
     auto X = col_major<T>(x, "x");
     auto P = col_major<T>(out, "out");
-    if (coeffs.ndim() != 1 || !coeffs.dtype().is(py::dtype::of<T>()) || !(coeffs.flags() & py::array::c_style))
+    if (coeffs.ndim() != 1 || !has_dtype<T>(coeffs) || !(coeffs.flags() & py::array::c_style))
       throw py::value_error("coeffs: expected a contiguous vector of x's dtype");
     hetla::PolyMethod m;
     if (method == "horner") m = hetla::PolyMethod::Horner;

@@ -21,7 +21,7 @@ def _dtype_of(*arrays):
     """The dtype the library computes in: the arrays' common type if supported, else float64 / complex128."""
     t = np.result_type(*arrays)
     if t.type in _SUPPORTED:
-        return t
+        return np.dtype(t.type)  # native byte order, as the library computes
     return np.dtype(np.complex128 if np.issubdtype(t, np.complexfloating) else np.float64)
 
 
@@ -35,7 +35,7 @@ def _typed(a, overwrite, name="a"):
     itself, or a converted copy (float64 or complex128, as scipy), which may."""
     if type(a) is not np.ndarray:
         a = np.asarray(a)
-    if a.dtype.char in "fdFD":
+    if a.dtype.char in "fdFD" and a.dtype.isnative:
         return a, overwrite
     _numeric(a, name)
     return a.astype(_dtype_of(a), order="F"), True
@@ -47,7 +47,7 @@ def _typed2(a, b, overwrite_a, overwrite_b):
         a = np.asarray(a)
     if type(b) is not np.ndarray:
         b = np.asarray(b)
-    if a.dtype == b.dtype and a.dtype.char in "fdFD":
+    if a.dtype == b.dtype and a.dtype.char in "fdFD" and a.dtype.isnative:
         return a, b, overwrite_a, overwrite_b
     _numeric(a, "a")
     _numeric(b, "b")
@@ -207,9 +207,9 @@ def lstsq(a, b, cond=None, overwrite_a=False, overwrite_b=False, check_finite=Tr
 
     The default (``lapack_driver=None``) for m >= n factors a = Q R with hetla
     and checks R: if its diagonal ratio and LAPACK's 1-norm condition estimate
-    (trcon) are both above 10 n cond, the smallest singular value is above
-    cond * s[0] (scipy's gelsd would find full rank), x = R^-1 Q^H b and s is
-    None. Otherwise, and for m < n, the
+    (trcon) are both above 10 n cond, then (up to the estimator's accuracy)
+    the smallest singular value is above cond * s[0], the rank scipy's gelsd
+    would find is n, and x = R^-1 Q^H b with s None. Otherwise, and for m < n, the
     answer is the SVD's, as scipy's default gelsd: singular values at most
     ``cond * s[0]`` (cond defaults to the dtype's eps) count as zero, and rank
     and s are returned (for m >= n the SVD is of the n x n R, whose singular

@@ -44,6 +44,7 @@ def test_layouts_copied_alike(rng):
     assert np.allclose(hetla.solve(ro, b, overwrite_a=True), x)
     assert np.allclose(hetla.solve(a.tolist(), b.tolist()), x)
     assert hetla.solve(a.astype(np.float32), b).dtype == np.float64  # the common type, as scipy
+    assert np.allclose(hetla.solve(a.astype(">f8"), b.astype(">f8")), x)  # byte-swapped: converted
     with pytest.raises(ValueError, match="infs or NaNs"):
         hetla.solve(a, np.full(9, np.inf))
     assert hetla.solve(a, np.full(9, np.inf), check_finite=False).shape == (9,)
