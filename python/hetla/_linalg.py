@@ -1,8 +1,11 @@
 """scipy.linalg-shaped routines over the compiled core.
 
-Each routine converts its inputs once (dtype, Fortran order, finiteness),
-calls ``_hetla`` on them in place and shapes the result as scipy does. A
-leading batch dimension is looped over here, one library call per matrix.
+The factorizations and solves hand their inputs to ``_hetla`` as they are
+(after a dtype conversion where needed): the compiled core makes the one
+Fortran-ordered copy, checks finiteness in the same pass and calls the
+library, so that a small call costs about one Python -> C++ crossing more than
+the vendor routine. A leading batch dimension is looped over here, one
+library call per matrix.
 """
 import warnings
 
@@ -18,16 +21,49 @@ def _dtype_of(*arrays):
     """The dtype the library computes in: the arrays' common type if supported, else float64 / complex128."""
     t = np.result_type(*arrays)
     if t.type in _SUPPORTED:
-        return t
+        return np.dtype(t.type)  # native byte order, as the library computes
     return np.dtype(np.complex128 if np.issubdtype(t, np.complexfloating) else np.float64)
+
+
+def _numeric(a, name):
+    if a.dtype.kind not in "biufc":
+        raise ValueError(f"{name}: dtype {a.dtype} is not numeric")
+
+
+def _typed(a, overwrite, name="a"):
+    """(a as an ndarray of a supported dtype, whether it may be overwritten): a
+    itself, or a converted copy (float64 or complex128, as scipy), which may."""
+    if type(a) is not np.ndarray:
+        a = np.asarray(a)
+    if a.dtype.char in "fdFD" and a.dtype.isnative:
+        return a, overwrite
+    _numeric(a, name)
+    return a.astype(_dtype_of(a), order="F"), True
+
+
+def _typed2(a, b, overwrite_a, overwrite_b):
+    """_typed for a matrix and its right-hand sides, converted to their common dtype."""
+    if type(a) is not np.ndarray:
+        a = np.asarray(a)
+    if type(b) is not np.ndarray:
+        b = np.asarray(b)
+    if a.dtype == b.dtype and a.dtype.char in "fdFD" and a.dtype.isnative:
+        return a, b, overwrite_a, overwrite_b
+    _numeric(a, "a")
+    _numeric(b, "b")
+    dtype = _dtype_of(a, b)
+    if a.dtype != dtype:
+        a, overwrite_a = a.astype(dtype, order="F"), True
+    if b.dtype != dtype:
+        b, overwrite_b = b.astype(dtype, order="F"), True
+    return a, b, overwrite_a, overwrite_b
 
 
 def _fortran(a, dtype, overwrite, check_finite, name="a"):
     """A writeable Fortran-ordered array of `dtype` holding `a`: `a` itself when
     overwrite is allowed and it already is one (zero copy), else one copy."""
     a = np.asarray(a)
-    if a.dtype.kind not in "biufc":
-        raise ValueError(f"{name}: dtype {a.dtype} is not numeric")
+    _numeric(a, name)
     if check_finite and not np.isfinite(a).all():
         raise ValueError(f"{name}: array must not contain infs or NaNs")
     if overwrite and a.dtype == dtype and a.flags.f_contiguous and a.flags.writeable:
@@ -40,31 +76,11 @@ def _square(a, name="a"):
         raise ValueError(f"{name}: expected a square matrix, got shape {a.shape}")
 
 
-def _batched(fn):
-    """Applies a 2-D routine to each matrix of a leading batch dimension and stacks the results."""
-
-    def wrapper(a, *args, **kwargs):
-        a = np.asarray(a)
-        if a.ndim != 3:
-            return fn(a, *args, **kwargs)
-        results = [fn(a[i], *args, **kwargs) for i in range(a.shape[0])]
-        if isinstance(results[0], tuple):
-            return tuple(np.stack(parts) if isinstance(parts[0], np.ndarray) else parts[0]
-                         for parts in zip(*results))
-        return np.stack(results)
-
-    wrapper.__name__, wrapper.__doc__ = fn.__name__, fn.__doc__
-    return wrapper
-
-
-def _rhs(b, n, dtype, overwrite, check_finite):
-    """B as a Fortran n x nrhs matrix, and whether it was a vector."""
-    b = np.asarray(b)
-    vector = b.ndim == 1
-    if b.ndim not in (1, 2) or b.shape[0] != n:
-        raise ValueError(f"b: expected {n} rows, got shape {b.shape}")
-    B = _fortran(b.reshape(n, 1) if vector else b, dtype, overwrite and not vector, check_finite, "b")
-    return B, vector
+def _stack(results):
+    """Stacks per-matrix results (arrays, or tuples of arrays and flags) along a new first axis."""
+    if isinstance(results[0], tuple):
+        return tuple(np.stack(parts) if isinstance(parts[0], np.ndarray) else parts[0] for parts in zip(*results))
+    return np.stack(results)
 
 
 def _not_positive_definite(info):
@@ -74,67 +90,57 @@ def _not_positive_definite(info):
 # ---- Cholesky --------------------------------------------------------------
 
 
-@_batched
 def cholesky(a, lower=False, overwrite_a=False, check_finite=True):
     """The Cholesky factor of a Hermitian positive definite matrix (scipy.linalg.cholesky).
 
     Returns L with a = L L^H (lower=True) or U with a = U^H U; the other
     triangle is zero. Raises hetla.LinAlgError (info = failing minor) if a is
-    not positive definite.
+    not positive definite. ``a.shape == (k, n, n)`` factors each matrix.
     """
-    A = _fortran(a, _dtype_of(a), overwrite_a, check_finite)
-    _square(A)
-    info = _hetla.potrf(A, lower)
+    a, overwrite_a = _typed(a, overwrite_a)
+    if a.ndim == 3:
+        return np.stack([cholesky(x, lower, False, check_finite) for x in a])
+    c, info = _hetla.potrf(a, lower, overwrite_a, check_finite, True)
     if info > 0:
         raise _not_positive_definite(info)
-    _hetla.zero_triangle(A, lower)
-    return A
+    return c
 
 
 def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
-    """(c, lower) for cho_solve (scipy.linalg.cho_factor); the unused triangle of c holds a's entries."""
-    A = _fortran(a, _dtype_of(a), overwrite_a, check_finite)
-    _square(A)
-    info = _hetla.potrf(A, lower)
+    """(c, lower) for cho_solve (scipy.linalg.cho_factor); the unused triangle of c holds a's entries.
+    ``a.shape == (k, n, n)`` gives c of that shape."""
+    a, overwrite_a = _typed(a, overwrite_a)
+    if a.ndim == 3:
+        return _stack([cho_factor(x, lower, False, check_finite) for x in a])
+    c, info = _hetla.potrf(a, lower, overwrite_a, check_finite, False)
     if info > 0:
         raise _not_positive_definite(info)
-    return A, lower
+    return c, lower
 
 
 def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
-    """Solves a x = b given cho_factor(a) (scipy.linalg.cho_solve)."""
+    """Solves a x = b given cho_factor(a) (scipy.linalg.cho_solve); b is a vector or n x nrhs."""
     c, lower = c_and_lower
-    c = np.asarray(c)
-    _square(c, "c")
-    dtype = _dtype_of(c, b)
-    C = _fortran(c, dtype, True, check_finite, "c")
-    B, vector = _rhs(b, c.shape[0], dtype, overwrite_b, check_finite)
-    _hetla.potrs(C, B, lower)
-    return B[:, 0] if vector else B
+    c, b, _, overwrite_b = _typed2(c, b, False, overwrite_b)
+    return _hetla.potrs(c, b, lower, overwrite_b, check_finite)
 
 
 # ---- LU --------------------------------------------------------------------
 
 
-def _getrf(a, overwrite_a, check_finite):
-    A = _fortran(a, _dtype_of(a), overwrite_a, check_finite)
-    if A.ndim != 2:
-        raise ValueError(f"a: expected a 2-D array, got shape {A.shape}")
-    ipiv = np.empty(min(A.shape), dtype=np.int64)
-    info = _hetla.getrf(A, ipiv)
-    return A, ipiv, info
-
-
 def lu_factor(a, overwrite_a=False, check_finite=True):
-    """(lu, piv) with 0-based pivots, as scipy.linalg.lu_factor.
+    """(lu, piv) with 0-based int32 pivots, as scipy.linalg.lu_factor.
 
     Like scipy, an exactly singular matrix gives a LinAlgWarning naming the zero
     diagonal element; the factorization is complete.
     """
-    A, ipiv, info = _getrf(a, overwrite_a, check_finite)
+    a, overwrite_a = _typed(a, overwrite_a)
+    if a.ndim == 3:
+        return _stack([lu_factor(x, False, check_finite) for x in a])
+    lu, piv, info = _hetla.getrf(a, overwrite_a, check_finite)
     if info > 0:
         warnings.warn(f"Diagonal number {info} is exactly zero. Singular matrix.", _linalg_warning(), stacklevel=2)
-    return A, (ipiv - 1).astype(np.int32)
+    return lu, piv
 
 
 def _linalg_warning():
@@ -146,26 +152,24 @@ def _linalg_warning():
 
 
 def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
-    """Solves a x = b (trans 0), a^T x = b (1) or a^H x = b (2) given lu_factor(a)."""
+    """Solves a x = b (trans 0), a^T x = b (1) or a^H x = b (2) given lu_factor(a) (scipy.linalg.lu_solve)."""
     lu, piv = lu_and_piv
-    lu = np.asarray(lu)
-    _square(lu, "lu")
     if trans not in (0, 1, 2):
         raise ValueError("trans must be 0, 1 or 2")
-    dtype = _dtype_of(lu, b)
-    LU = _fortran(lu, dtype, True, check_finite, "lu")
-    B, vector = _rhs(b, lu.shape[0], dtype, overwrite_b, check_finite)
-    _hetla.getrs(LU, np.ascontiguousarray(piv, dtype=np.int64) + 1, B, "NTC"[trans])
-    return B[:, 0] if vector else B
+    lu, b, _, overwrite_b = _typed2(lu, b, False, overwrite_b)
+    return _hetla.getrs(lu, piv, b, "NTC"[trans], overwrite_b, check_finite)
 
 
 def lu(a, permute_l=False, overwrite_a=False, check_finite=True):
     """(P, L, U) with a = P L U, or (P L, U) with permute_l (scipy.linalg.lu)."""
-    A, ipiv, _ = _getrf(a, overwrite_a, check_finite)
+    a, overwrite_a = _typed(a, overwrite_a)
+    if a.ndim == 3:
+        return _stack([lu(x, permute_l, False, check_finite) for x in a])
+    A, piv, _ = _hetla.getrf(a, overwrite_a, check_finite)
     m, n = A.shape
     k = min(m, n)
     perm = np.arange(m)
-    for i, p in enumerate(ipiv - 1):  # LAPACK's interchanges, in order
+    for i, p in enumerate(piv):  # LAPACK's interchanges, in order
         perm[i], perm[p] = perm[p], perm[i]
     L = np.array(A[:, :k], order="F")
     _hetla.zero_triangle(L, True)
@@ -180,96 +184,107 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True):
 
 
 def qr(a, overwrite_a=False, lwork=None, mode="full", pivoting=False, check_finite=True):
-    """QR decomposition, as scipy.linalg.qr: mode 'full' (Q m x m), 'economic' (Q m x k), 'r' ((R,)) or
-    'raw' (((a, tau), R)). Column pivoting is not supported."""
+    """QR decomposition, as scipy.linalg.qr: mode 'full' ((Q, R), Q m x m, R m x n), 'economic' (Q m x k,
+    R k x n), 'r' ((R,), R m x n) or 'raw' (((a, tau), R)); k = min(m, n). Column pivoting is not supported.
+    ``a.shape == (k, m, n)`` factors each matrix."""
     if pivoting:
         raise NotImplementedError("hetla.qr: pivoting=True is not supported")
-    if mode not in ("full", "economic", "r", "raw"):
-        raise ValueError("mode must be 'full', 'economic', 'r' or 'raw'")
-    A = _fortran(a, _dtype_of(a), overwrite_a, check_finite)
-    if A.ndim != 2:
-        raise ValueError(f"a: expected a 2-D array, got shape {A.shape}")
-    m, n = A.shape
-    k = min(m, n)
-    tau = np.empty(k, dtype=A.dtype)
-    _hetla.geqrf(A, tau)
-    R = np.array(A if mode == "full" else A[:k, :], order="F")
-    _hetla.zero_triangle(R, False)
-    if mode == "r":
-        return (R,)
-    if mode == "raw":
-        return (A, tau), R
-    cols = m if mode == "full" else k
-    Q = np.zeros((m, cols), dtype=A.dtype, order="F")
-    Q[:, :k] = A[:, :k]
-    _hetla.ungqr(Q, k, tau)
-    return Q, R
+    a, overwrite_a = _typed(a, overwrite_a)
+    if a.ndim == 3:
+        return _stack([qr(x, False, lwork, mode, False, check_finite) for x in a])
+    return _hetla.qr(a, mode, overwrite_a, check_finite)
+
+
+def _lstsq_zero_size(a, b, m, n):
+    """scipy's answer when a has no rows or no columns."""
+    x = np.zeros((n,) + b.shape[1:], dtype=np.common_type(a, b))
+    residues = np.linalg.norm(b, axis=0) ** 2 if n == 0 else np.empty((0,))
+    return x, residues, 0, np.empty((0,))
 
 
 def lstsq(a, b, cond=None, overwrite_a=False, overwrite_b=False, check_finite=True, lapack_driver=None):
-    """Least squares / minimum norm solution of a x = b for a full-rank a (LAPACK gels, a QR).
+    """Least-squares / minimum-norm solution of a x = b (scipy.linalg.lstsq): (x, residues, rank, s).
 
-    Returns (x, residues, rank, s) as scipy.linalg.lstsq, except that s (the
-    singular values) is None: no SVD is computed. A rank-deficient a raises
-    hetla.LinAlgError (scipy's SVD drivers would return a minimum-norm answer).
+    The default (``lapack_driver=None``) for m >= n factors a = Q R with hetla
+    and checks R: if its diagonal ratio and LAPACK's 1-norm condition estimate
+    (trcon) are both above 10 n cond, then (up to the estimator's accuracy)
+    the smallest singular value is above cond * s[0], the rank scipy's gelsd
+    would find is n, and x = R^-1 Q^H b with s None. Otherwise, and for m < n, the
+    answer is the SVD's, as scipy's default gelsd: singular values at most
+    ``cond * s[0]`` (cond defaults to the dtype's eps) count as zero, and rank
+    and s are returned (for m >= n the SVD is of the n x n R, whose singular
+    values are a's). ``lapack_driver='gelsd'`` or ``'gelss'`` takes the SVD
+    path always ('gelsy' too, returning s None as scipy does); ``'gels'`` is
+    LAPACK's QR/LQ solve without a rank check (a full-rank a; raises
+    hetla.LinAlgError on an exactly zero diagonal of R). residues are the
+    squared residual norms when m > n and rank == n, else empty.
     """
-    if cond is not None or lapack_driver not in (None, "gels"):
-        raise NotImplementedError("hetla.lstsq: only the QR driver (gels) without cond is supported")
-    a = np.asarray(a)
+    if lapack_driver not in (None, "gels", "gelsd", "gelss", "gelsy"):
+        raise ValueError(f'LAPACK driver "{lapack_driver}" is not found')
+    a, b, overwrite_a, overwrite_b = _typed2(a, b, overwrite_a, overwrite_b)
     if a.ndim != 2:
         raise ValueError(f"a: expected a 2-D array, got shape {a.shape}")
     m, n = a.shape
-    b = np.asarray(b)
     vector = b.ndim == 1
     if b.ndim not in (1, 2) or b.shape[0] != m:
         raise ValueError(f"b: expected {m} rows, got shape {b.shape}")
-    dtype = _dtype_of(a, b)
-    A = _fortran(a, dtype, overwrite_a, check_finite)
+    if check_finite:
+        for name, x in (("a", a), ("b", b)):
+            if not np.isfinite(x).all():
+                raise ValueError(f"{name}: array must not contain infs or NaNs")
+    if m == 0 or n == 0:
+        return _lstsq_zero_size(a, b, m, n)
+    dtype = a.dtype
+    rcond = np.finfo(dtype).eps if cond is None else float(cond)
+    A = a if overwrite_a and a.flags.f_contiguous and a.flags.writeable else np.array(a, order="F")
     b2 = b.reshape(m, 1) if vector else b
-    if check_finite and not np.isfinite(b2).all():
-        raise ValueError("b: array must not contain infs or NaNs")
     B = np.zeros((max(m, n), b2.shape[1]), dtype=dtype, order="F")
     B[:m] = b2
-    info = _hetla.gels(A, B, "N")
-    if info > 0:
-        raise LinAlgError(f"diagonal element {info} of the triangular factor is zero: a is rank deficient", info)
+
+    s, rank = None, min(m, n)
+    if lapack_driver == "gels":
+        info = _hetla.gels(A, B, "N")
+        if info > 0:
+            raise LinAlgError(f"diagonal element {info} of the triangular factor is zero: a is rank deficient", info)
+    elif m >= n and lapack_driver is None and _hetla.lstsq_qr(A, B, min(1.0, 10 * n * rcond)):
+        pass  # full rank: x = R^-1 Q^H b in B[:n]
+    else:
+        if m >= n and lapack_driver is None:
+            # lstsq_qr left R in A and Q^H b in B: the SVD of the n x n R
+            R = np.triu(A[:n])
+            rank, s, info = _hetla.gelsd(np.asfortranarray(R), B, rcond)
+        else:
+            rank, s, info = _hetla.gelsd(A, B, rcond)
+        if info > 0:
+            raise LinAlgError("SVD did not converge in Linear Least Squares", info)
+        if lapack_driver == "gelsy":
+            s = None
     x = B[:n]
-    if m > n:
+    if m > n and rank == n and lapack_driver != "gelsy":
         residues = (np.abs(B[n:]) ** 2).sum(axis=0)
     else:
-        residues = np.empty((0,), dtype=np.abs(B[:0]).dtype)
+        residues = np.empty((0,), dtype=dtype)
     if vector:
         x = x[:, 0]
-        if m > n:
+        if residues.size:
             residues = residues[0]
-    return x, residues, min(m, n), None
+    return x, residues, rank, s
 
 
 def solve(a, b, lower=False, overwrite_a=False, overwrite_b=False, check_finite=True, assume_a="gen",
           transposed=False):
     """Solves a x = b (scipy.linalg.solve): assume_a 'gen' (LU with partial pivoting), 'pos' (Cholesky);
-    'sym' and 'her' are solved as 'gen'. Raises hetla.LinAlgError for a singular (or, with 'pos', not
-    positive definite) a."""
+    'sym' and 'her' are solved as 'gen'. transposed solves a^T x = b (a^H x = b for complex a). Raises
+    hetla.LinAlgError for a singular (or, with 'pos', not positive definite) a."""
     if assume_a not in ("gen", "sym", "her", "pos"):
         raise ValueError("assume_a must be 'gen', 'sym', 'her' or 'pos'")
-    a = np.asarray(a)
-    _square(a)
-    dtype = _dtype_of(a, b)
-    A = _fortran(a, dtype, overwrite_a, check_finite)
-    B, vector = _rhs(b, a.shape[0], dtype, overwrite_b, check_finite)
-    if assume_a == "pos":
-        info = _hetla.potrf(A, lower)
-        if info > 0:
-            raise _not_positive_definite(info)
-        _hetla.potrs(A, B, lower)
-    else:
-        ipiv = np.empty(a.shape[0], dtype=np.int64)
-        info = _hetla.getrf(A, ipiv)
-        if info > 0:
-            raise LinAlgError("Matrix is singular.", info)
-        trans = ("C" if np.iscomplexobj(A) else "T") if transposed else "N"
-        _hetla.getrs(A, ipiv, B, trans)
-    return B[:, 0] if vector else B
+    a, b, overwrite_a, overwrite_b = _typed2(a, b, overwrite_a, overwrite_b)
+    pos = assume_a == "pos"
+    trans = ("C" if a.dtype.kind == "c" else "T") if transposed and not pos else "N"
+    x, info = _hetla.solve(a, b, pos, lower, trans, overwrite_a, overwrite_b, check_finite)
+    if info > 0:
+        raise _not_positive_definite(info) if pos else LinAlgError("Matrix is singular.", info)
+    return x
 
 
 # ---- products and matrix functions ----------------------------------------

@@ -7,6 +7,7 @@
 #include "hetla/lu.hpp"
 #include "memory/distribution.hpp"
 #include "context/context.hpp"
+#include "tasks/inline_call.hpp"
 #include "tasks/lu.hpp"
 #include "util/check_args.hpp"
 #include "util/precision.hpp"
@@ -64,6 +65,8 @@ void getrs(Op trans, int64_t n, int64_t nrhs, const T* A, int64_t lda, const int
   detail::require(A != nullptr, 4, name, "A is null");
   detail::require(ipiv != nullptr, 6, name, "ipiv is null");
   detail::require(B != nullptr, 7, name, "B is null");
+  if (tile::runs_inline<T>(tune::Routine::Getrs, opts, double(n) * n * nrhs, std::max({n, nrhs, lda, ldb})))
+    return tile::inline_getrs(trans, n, nrhs, A, lda, ipiv, B, ldb);
   const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(n, Panels::LU);
   detail::CallScope scope;  // the hybrid tiling follows this context's devices (as getrf's)
   const Tiling tiling = detail::call_tiling(scope.rt(), opts.distribution, n, nb, Panels::LU);

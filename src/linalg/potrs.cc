@@ -2,6 +2,7 @@
 #include "hetla/linalg.hpp"
 #include "memory/distribution.hpp"
 #include "context/context.hpp"
+#include "tasks/inline_call.hpp"
 #include "util/check_args.hpp"
 #include "util/precision.hpp"
 
@@ -30,6 +31,8 @@ void potrs(Uplo uplo, int64_t n, int64_t nrhs, const T* A, int64_t lda, T* B, in
   if (n == 0 || nrhs == 0) return;
   detail::require(A != nullptr, 4, name, "A is null");
   detail::require(B != nullptr, 6, name, "B is null");
+  if (tile::runs_inline<T>(tune::Routine::Potrs, opts, double(n) * n * nrhs, std::max({n, nrhs, lda, ldb})))
+    return tile::inline_potrs(uplo, n, nrhs, A, lda, B, ldb);
   const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(n);
   detail::CallScope scope;  // the hybrid tiling follows this context's devices (as potrf's)
   const Tiling tiling = detail::call_tiling(scope.rt(), opts.distribution, n, nb);

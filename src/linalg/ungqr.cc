@@ -7,6 +7,7 @@
 #include "hetla/qr.hpp"
 #include "linalg/qr_internal.hpp"
 #include "context/context.hpp"
+#include "tasks/inline_call.hpp"
 #include "util/check_args.hpp"
 #include "util/precision.hpp"
 
@@ -48,6 +49,8 @@ void ungqr(int64_t m, int64_t n, int64_t k, T* A, int64_t lda, const T* tau, con
   if (n == 0) return;
   detail::require(A != nullptr, 4, name, "A is null");
   detail::require(tau != nullptr || k == 0, 6, name, "tau is null");
+  if (tile::runs_inline<T>(tune::Routine::Ungqr, opts, double(m) * n * k, std::max({m, n, lda})))
+    return tile::inline_ungqr(m, n, k, A, lda, tau);
   detail::CallScope scope;  // the hybrid tiling follows this context's devices
   const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(n, Panels::QR);
   auto M = Matrix<T>::view(m, n, A, lda, detail::call_tiling(scope.rt(), opts.distribution, n, nb, Panels::QR));

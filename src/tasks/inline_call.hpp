@@ -5,6 +5,7 @@
 // from several threads share nothing. The results and info are the tile
 // algorithm's (LAPACK's, plus the non-finite pivot check of tile::potrf).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -63,6 +64,40 @@ template <typename T> void inline_geqrf(int64_t m, int64_t n, T* A, int64_t lda,
     blas::geqrf_work(m, n, A, lda, tau, work, static_cast<lapack_int>(n));
   } else {
     blas::geqrf(m, n, A, lda, tau);
+  }
+}
+
+/// potrs in the caller's thread: the vendor's two triangular solves (what its
+/// potrs calls), A = L L^H or U^H U from potrf.
+template <typename T>
+void inline_potrs(Uplo uplo, int64_t n, int64_t nrhs, const T* A, int64_t lda, T* B, int64_t ldb) {
+  const rt::ReentryScope inside;
+  const bool lower = uplo == Uplo::Lower;
+  blas::trsm(Side::Left, uplo, lower ? Op::NoTrans : Op::ConjTrans, Diag::NonUnit, n, nrhs, T(1), A, lda, B, ldb);
+  blas::trsm(Side::Left, uplo, lower ? Op::ConjTrans : Op::NoTrans, Diag::NonUnit, n, nrhs, T(1), A, lda, B, ldb);
+}
+
+/// getrs in the caller's thread; ipiv (n entries, 1-based) as hetla's int64_t.
+template <typename T>
+void inline_getrs(Op trans, int64_t n, int64_t nrhs, const T* A, int64_t lda, const int64_t* ipiv, T* B, int64_t ldb) {
+  const rt::ReentryScope inside;
+  lapack_int stack[detail::kStackPivots];
+  std::vector<lapack_int> heap(n > detail::kStackPivots ? static_cast<std::size_t>(n) : 0);
+  lapack_int* p = n > detail::kStackPivots ? heap.data() : stack;
+  for (int64_t i = 0; i < n; ++i) p[i] = static_cast<lapack_int>(ipiv[i]);
+  blas::getrs(trans, n, nrhs, A, lda, p, B, ldb);
+}
+
+/// ungqr in the caller's thread. Up to 128 columns the vendor runs its
+/// unblocked code (as geqrf), which needs n words: on the stack, no query.
+template <typename T> void inline_ungqr(int64_t m, int64_t n, int64_t k, T* A, int64_t lda, const T* tau) {
+  const rt::ReentryScope inside;
+  constexpr int64_t kStackWork = 128;
+  if (n <= kStackWork) {
+    T work[kStackWork];
+    blas::ungqr_work(m, n, k, A, lda, tau, work, static_cast<lapack_int>(std::max<int64_t>(n, 1)));
+  } else {
+    blas::ungqr(m, n, k, A, lda, tau);
   }
 }
 

@@ -1,5 +1,6 @@
 // Small calls below the crossover run the vendor routine in the caller's
-// thread (tasks/inline_call.hpp): the same factors, pivots and info as the
+// thread (tasks/inline_call.hpp; potrf, getrf, geqrf, their solves potrs and
+// getrs, and ungqr): the same factors, pivots and info as the
 // tile algorithm (crossover 0) and as the vendor, LAPACK's argument positions,
 // and no lock: a small call finishes while another thread holds the library's
 // call lock, so it cannot be queued behind a large call.
@@ -123,6 +124,61 @@ TYPED_TEST(InlineCalls, GeqrfEqualsTheVendor) {
   }
 }
 
+// The solves and Q (potrs, getrs, ungqr) run inline too: the vendor's
+// answer bitwise, and the tile path's (crossover 0) within rounding.
+TYPED_TEST(InlineCalls, PotrsGetrsUngqrEqualTheVendor) {
+  using T = TypeParam;
+  using R = real_t<T>;
+  const int64_t n = 23, nrhs = 3, lda = n + 2, ldb = n + 1;
+  const auto B0 = bench::random_matrix<T>(n, nrhs, ldb, 5);
+  const auto close = [](const std::vector<T>& x, const std::vector<T>& y) {
+    R diff = 0, size = 0;
+    for (std::size_t i = 0; i < x.size(); ++i)
+      diff = std::max(diff, std::abs(x[i] - y[i])), size = std::max(size, std::abs(y[i]));
+    return diff <= R(1e3) * std::numeric_limits<R>::epsilon() * size;
+  };
+  for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+    auto A = bench::random_hpd<T>(n, lda, 9);
+    ASSERT_EQ(potrf<T>(uplo, n, A.data(), lda), 0);
+    auto inl = B0, vendor = B0, tiles = B0;
+    potrs<T>(uplo, n, nrhs, A.data(), lda, inl.data(), ldb);
+    const Op first = uplo == Uplo::Lower ? Op::NoTrans : Op::ConjTrans;
+    const Op second = uplo == Uplo::Lower ? Op::ConjTrans : Op::NoTrans;
+    blas::trsm(Side::Left, uplo, first, Diag::NonUnit, n, nrhs, T(1), A.data(), lda, vendor.data(), ldb);
+    blas::trsm(Side::Left, uplo, second, Diag::NonUnit, n, nrhs, T(1), A.data(), lda, vendor.data(), ldb);
+    EXPECT_EQ(inl, vendor);
+    potrs<T>(uplo, n, nrhs, A.data(), lda, tiles.data(), ldb, Options{8});
+    EXPECT_TRUE(close(tiles, inl));
+  }
+  auto LU = bench::random_matrix<T>(n, n, lda, 6);
+  std::vector<int64_t> ipiv(n);
+  ASSERT_EQ(getrf<T>(n, n, LU.data(), lda, ipiv.data()), 0);
+  const std::vector<lapack_int> lpiv(ipiv.begin(), ipiv.end());
+  for (Op op : {Op::NoTrans, Op::Trans, Op::ConjTrans}) {
+    auto inl = B0, vendor = B0, tiles = B0;
+    getrs<T>(op, n, nrhs, LU.data(), lda, ipiv.data(), inl.data(), ldb);
+    blas::getrs(op, n, nrhs, LU.data(), lda, lpiv.data(), vendor.data(), ldb);
+    EXPECT_EQ(inl, vendor);
+    getrs<T>(op, n, nrhs, LU.data(), lda, ipiv.data(), tiles.data(), ldb, Options{8});
+    EXPECT_TRUE(close(tiles, inl));
+  }
+  for (auto [m, k] : {std::pair<int64_t, int64_t>{30, 17}, {17, 17}}) {
+    auto QR = bench::random_matrix<T>(m, k, m, 7);
+    std::vector<T> tau(k);
+    geqrf<T>(m, k, QR.data(), m, tau.data());
+    for (int64_t cols : {k, m}) {  // economic and full Q
+      std::vector<T> inl(m * m, T(0));
+      std::copy(QR.begin(), QR.end(), inl.begin());
+      auto vendor = inl, tiles = inl;
+      ungqr<T>(m, cols, k, inl.data(), m, tau.data());
+      blas::ungqr(m, cols, k, vendor.data(), m, tau.data());
+      EXPECT_EQ(inl, vendor) << m << "x" << cols;
+      ungqr<T>(m, cols, k, tiles.data(), m, tau.data(), Options{8});
+      EXPECT_TRUE(close(tiles, inl)) << m << "x" << cols;
+    }
+  }
+}
+
 TYPED_TEST(InlineCalls, ArgumentPositionsUnchanged) {
   using T = TypeParam;
   std::vector<T> A(16);
@@ -142,6 +198,10 @@ TYPED_TEST(InlineCalls, ArgumentPositionsUnchanged) {
   EXPECT_EQ(position([&] { getrf<T>(4, 4, A.data(), 4, nullptr); }), 5);
   EXPECT_EQ(position([&] { geqrf<T>(-1, 4, A.data(), 4, A.data()); }), 1);
   EXPECT_EQ(position([&] { geqrf<T>(4, 4, A.data(), 4, nullptr); }), 5);
+  EXPECT_EQ(position([&] { potrs<T>(Uplo::Lower, 4, 1, A.data(), 3, A.data(), 4); }), 5);
+  EXPECT_EQ(position([&] { potrs<T>(Uplo::Lower, 4, 1, A.data(), 4, A.data(), 3); }), 7);
+  EXPECT_EQ(position([&] { getrs<T>(Op::NoTrans, 4, 1, A.data(), 4, nullptr, A.data(), 4); }), 6);
+  EXPECT_EQ(position([&] { ungqr<T>(4, 5, 4, A.data(), 4, A.data()); }), 2);
 }
 
 TEST(InlineCallsNoLock, SmallCallsFinishWhileTheCallLockIsHeld) {
@@ -156,6 +216,10 @@ TEST(InlineCallsNoLock, SmallCallsFinishWhileTheCallLockIsHeld) {
       EXPECT_EQ(getrf<double>(n, n, B.data(), n, ipiv.data()), 0);
       std::vector<double> tau(n);
       geqrf<double>(n, n, B.data(), n, tau.data());
+      auto X = bench::random_matrix<double>(n, 2, n, 3);
+      potrs<double>(Uplo::Lower, n, 2, A.data(), n, X.data(), n);
+      getrs<double>(Op::NoTrans, n, 2, B.data(), n, ipiv.data(), X.data(), n);
+      ungqr<double>(n, n, n, B.data(), n, tau.data());
     });
     t.join();
   });

@@ -32,6 +32,24 @@ def test_non_contiguous_view(rng):
     assert backward_error(np.array(view), l @ l.T) < 30
 
 
+def test_layouts_copied_alike(rng):
+    """C order, negative strides, read-only and nested lists give the same answer (the copy is made in C++)."""
+    a = spd(9, np.float64, rng)
+    b = rng.standard_normal(9)
+    x = hetla.solve(np.asfortranarray(a), b)
+    flipped = a[::-1, ::-1]  # strides < 0; P a P is SPD too and P x solves it with P b
+    assert np.allclose(hetla.solve(flipped, b[::-1])[::-1], x)
+    ro = a.copy()
+    ro.flags.writeable = False
+    assert np.allclose(hetla.solve(ro, b, overwrite_a=True), x)
+    assert np.allclose(hetla.solve(a.tolist(), b.tolist()), x)
+    assert hetla.solve(a.astype(np.float32), b).dtype == np.float64  # the common type, as scipy
+    assert np.allclose(hetla.solve(a.astype(">f8"), b.astype(">f8")), x)  # byte-swapped: converted
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        hetla.solve(a, np.full(9, np.inf))
+    assert hetla.solve(a, np.full(9, np.inf), check_finite=False).shape == (9,)
+
+
 def test_dtypes_converted_like_scipy():
     a = np.array([[4, 2], [2, 3]], dtype=np.int64)
     assert hetla.cholesky(a).dtype == np.float64

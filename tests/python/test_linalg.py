@@ -87,7 +87,9 @@ def test_qr(dtype, shape, rng):
     qe, re = hetla.qr(a, mode="economic")
     assert qe.shape == (m, k) and re.shape == (k, n) and backward_error(a, qe @ re) < THRESH
     (rr,) = hetla.qr(a, mode="r")
-    assert np.allclose(np.abs(rr[:k]), np.abs(sl.qr(a, mode="r")[0][:k]), atol=1e3 * eps(dtype) * np.abs(rr).max())
+    (rref,) = sl.qr(a, mode="r")
+    assert rr.shape == rref.shape == (m, n)
+    assert np.allclose(np.abs(rr), np.abs(rref), atol=1e3 * eps(dtype) * np.abs(rr).max())
     (raw, tau), rraw = hetla.qr(a, mode="raw")
     assert tau.shape == (k,) and np.array_equal(np.triu(raw[:k]), rraw[:k])
 
@@ -117,17 +119,69 @@ def test_solve_singular():
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", [(120, 80), (80, 120)])
 def test_lstsq(dtype, shape, rng):
+    """Full rank: tall by hetla's QR (s None), wide by the SVD (s as scipy's)."""
     a = random(shape, dtype, rng)
     b = random((shape[0], 2), dtype, rng)
     x, res, rank, s = hetla.lstsq(a, b)
-    xr, resr, rankr, _ = sl.lstsq(a, b)
-    assert rank == rankr and s is None
+    xr, resr, rankr, sr = sl.lstsq(a, b)
+    assert rank == rankr and x.shape == xr.shape
     assert np.allclose(x, xr, atol=1e3 * eps(dtype) * np.abs(xr).max(), rtol=0)
     assert np.allclose(res, resr, rtol=1e3 * eps(dtype)) if shape[0] > shape[1] else res.size == 0
+    if shape[0] > shape[1]:
+        assert s is None
+    else:
+        assert s.dtype == sr.dtype and np.allclose(s, sr, rtol=1e3 * eps(dtype))
     xv, resv, _, _ = hetla.lstsq(a, b[:, 0])
     assert xv.shape == (shape[1],)
     if shape[0] > shape[1]:
         assert np.isscalar(resv) or np.ndim(resv) == 0
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(90, 60), (60, 90), (40, 40)])
+def test_lstsq_rank_deficient(dtype, shape, rng):
+    """Rank 25 of min(m, n): the minimum-norm answer, rank and s of scipy's gelsd, no residues. (cond is
+    above the rounding level: at cond = eps the computed s[25] ~ eps s[0] makes the rank 25 or 26, scipy's too.)"""
+    m, n = shape
+    wide = np.complex128 if np.dtype(dtype).kind == "c" else np.float64
+    a = (random((m, 25), wide, rng) @ random((25, n), wide, rng)).astype(dtype)
+    b = random((m, 3), dtype, rng)
+    cond = 1e3 * eps(dtype)
+    x, res, rank, s = hetla.lstsq(a, b, cond=cond)
+    xr, resr, rankr, sr = sl.lstsq(a, b, cond=cond)
+    assert rank == rankr == 25
+    assert s.shape == sr.shape and np.allclose(s, sr, rtol=0, atol=1e2 * eps(dtype) * sr[0])
+    assert res.size == 0 and resr.size == 0
+    assert np.allclose(x, xr, rtol=0, atol=1e3 * eps(dtype) * np.abs(xr).max())
+    # cond: singular values below cond * s[0] are dropped, as scipy's
+    x2, _, rank2, _ = hetla.lstsq(a, b, cond=s[10] / s[0] * 1.01)
+    x2r, _, rank2r, _ = sl.lstsq(a, b, cond=s[10] / s[0] * 1.01)
+    assert rank2 == rank2r == 10
+    assert np.allclose(x2, x2r, rtol=0, atol=1e3 * eps(dtype) * np.abs(x2r).max())
+
+
+def test_lstsq_zero_column_and_drivers(rng):
+    """An exactly zero column (gels would fail), the drivers, empty problems."""
+    a = random((30, 6), np.float64, rng)
+    a[:, 2] = 0
+    b = random((30,), np.float64, rng)
+    x, res, rank, s = hetla.lstsq(a, b)
+    xr, _, rankr, sr = sl.lstsq(a, b)
+    assert rank == rankr == 5 and abs(x[2]) < 1e-12 and np.allclose(x, xr) and np.allclose(s, sr)
+    with pytest.raises(hetla.LinAlgError):
+        hetla.lstsq(a, b, lapack_driver="gels")
+    full = random((30, 6), np.float64, rng)
+    for driver in ("gelsd", "gelss", "gelsy"):
+        x, res, rank, s = hetla.lstsq(full, b, lapack_driver=driver)
+        xr, resr, _, sr = sl.lstsq(full, b, lapack_driver=driver)
+        assert np.allclose(x, xr) and rank == 6 and np.shape(res) == np.shape(resr)
+        assert (s is None) == (sr is None)
+    with pytest.raises(ValueError, match="driver"):
+        hetla.lstsq(full, b, lapack_driver="nope")
+    for shape in ((0, 3), (3, 0)):
+        x, res, rank, s = hetla.lstsq(np.zeros(shape), np.ones((shape[0], 2)))
+        xr, resr, rankr, sr = sl.lstsq(np.zeros(shape), np.ones((shape[0], 2)))
+        assert x.shape == xr.shape and rank == rankr == 0 and np.array_equal(res, resr)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -175,3 +229,27 @@ def test_batched(rng):
         assert backward_error(a[i], l[i] @ l[i].T) < THRESH
     e = hetla.expm(a / 100)
     assert np.allclose(e[1], sl.expm(a[1] / 100))
+    lu, piv = hetla.lu_factor(a)
+    assert lu.shape == (3, 40, 40) and piv.shape == (3, 40) and np.array_equal(piv[2], sl.lu_factor(a[2])[1])
+    (r,) = hetla.qr(a, mode="r")
+    assert r.shape == (3, 40, 40) and np.allclose(np.abs(r[1]), np.abs(sl.qr(a[1], mode="r")[0]))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", [1, 8])
+def test_small_calls(dtype, n, rng):
+    """The sizes that run inline on the vendor, through every entry point, against scipy."""
+    a = spd(n, dtype, rng)
+    b = random((n, 2), dtype, rng)
+    tol = 1e3 * eps(dtype)
+    assert np.allclose(hetla.cholesky(a), sl.cholesky(a), atol=tol * n)
+    lu, piv = hetla.lu_factor(a)
+    lur, pivr = sl.lu_factor(a)
+    assert np.array_equal(piv, pivr) and np.allclose(lu, lur, atol=tol * n)
+    assert np.allclose(hetla.lu_solve((lu, piv), b), sl.lu_solve((lur, pivr), b), atol=tol * n)
+    assert np.allclose(hetla.cho_solve(hetla.cho_factor(a), b[:, 0]), sl.cho_solve(sl.cho_factor(a), b[:, 0]),
+                       atol=tol * n)
+    assert np.allclose(hetla.solve(a, b), sl.solve(a, b), atol=tol * n)
+    assert np.allclose(hetla.solve(a, b, assume_a="pos"), sl.solve(a, b, assume_a="pos"), atol=tol * n)
+    q, r = hetla.qr(a)
+    assert backward_error(a, q @ r) < THRESH

@@ -86,19 +86,21 @@ void larfb_left(Op op, int64_t m, int64_t n, int64_t k, const T* V, int64_t ldv,
 }
 
 // ---- ungqr (orgqr for real types): the first n columns of H(1)...H(k), m >= n >= k.
-template <typename T> int64_t ungqr(int64_t m, int64_t n, int64_t k, T* A, int64_t lda, const T* tau) {
+// ungqr_work takes the caller's workspace (lwork >= n; lwork = -1 queries).
+template <typename T>
+int64_t ungqr_work(int64_t m, int64_t n, int64_t k, T* A, int64_t lda, const T* tau, T* work, lapack_int lwork) {
   using namespace qr_detail;
-  auto call = [&](T* work, lapack_int lwork) -> lapack_int {
-    if constexpr (is_s<T>) return LAPACKE_sorgqr_work(LAPACK_COL_MAJOR, m, n, k, A, lda, tau, work, lwork);
-    else if constexpr (is_d<T>) return LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, m, n, k, A, lda, tau, work, lwork);
-    else if constexpr (is_c<T>)
-      return LAPACKE_cungqr_work(LAPACK_COL_MAJOR, m, n, k, lp(A), lda, lp(tau), lp(work), lwork);
-    else return LAPACKE_zungqr_work(LAPACK_COL_MAJOR, m, n, k, lp(A), lda, lp(tau), lp(work), lwork);
-  };
+  if constexpr (is_s<T>) return LAPACKE_sorgqr_work(LAPACK_COL_MAJOR, m, n, k, A, lda, tau, work, lwork);
+  else if constexpr (is_d<T>) return LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, m, n, k, A, lda, tau, work, lwork);
+  else if constexpr (is_c<T>)
+    return LAPACKE_cungqr_work(LAPACK_COL_MAJOR, m, n, k, lp(A), lda, lp(tau), lp(work), lwork);
+  else return LAPACKE_zungqr_work(LAPACK_COL_MAJOR, m, n, k, lp(A), lda, lp(tau), lp(work), lwork);
+}
+template <typename T> int64_t ungqr(int64_t m, int64_t n, int64_t k, T* A, int64_t lda, const T* tau) {
   T q{};
-  call(&q, -1);
-  std::vector<T> work(static_cast<std::size_t>(query_size(q)));
-  return call(work.data(), static_cast<lapack_int>(work.size()));
+  ungqr_work(m, n, k, A, lda, tau, &q, -1);
+  std::vector<T> work(static_cast<std::size_t>(qr_detail::query_size(q)));
+  return ungqr_work(m, n, k, A, lda, tau, work.data(), static_cast<lapack_int>(work.size()));
 }
 
 // ---- trmm: B = alpha op(A) B (Left) or alpha B op(A) (Right), A triangular.
@@ -233,6 +235,36 @@ int64_t gels(Op op, int64_t m, int64_t n, int64_t nrhs, T* A, int64_t lda, T* B,
   call(&q, -1);
   std::vector<T> work(static_cast<std::size_t>(query_size(q)));
   return call(work.data(), static_cast<lapack_int>(work.size()));
+}
+
+/// trcon: estimate of the reciprocal 1-norm condition number of the n x n upper
+/// (uplo) triangular A (O(n^2); LAPACK's estimator, within a small factor).
+template <typename T> real_t<T> trcon(Uplo uplo, int64_t n, const T* A, int64_t lda) {
+  using namespace qr_detail;
+  const char u = lapack_uplo(uplo);
+  real_t<T> rcond = 0;
+  if constexpr (is_s<T>) LAPACKE_strcon(LAPACK_COL_MAJOR, '1', u, 'N', n, A, lda, &rcond);
+  else if constexpr (is_d<T>) LAPACKE_dtrcon(LAPACK_COL_MAJOR, '1', u, 'N', n, A, lda, &rcond);
+  else if constexpr (is_c<T>) LAPACKE_ctrcon(LAPACK_COL_MAJOR, '1', u, 'N', n, lp(A), lda, &rcond);
+  else LAPACKE_ztrcon(LAPACK_COL_MAJOR, '1', u, 'N', n, lp(A), lda, &rcond);
+  return rcond;
+}
+
+/// gelsd: minimum-norm least squares by the SVD (divide and conquer). B(ldb >=
+/// max(m, n)) holds the solutions on exit, s the min(m, n) singular values;
+/// singular values <= rcond * s[0] count as zero. Returns info (> 0: the SVD
+/// did not converge); `rank` is the effective rank.
+template <typename T>
+int64_t gelsd(int64_t m, int64_t n, int64_t nrhs, T* A, int64_t lda, T* B, int64_t ldb, real_t<T>* s, real_t<T> rcond,
+              int64_t& rank) {
+  using namespace qr_detail;
+  lapack_int r = 0, info;
+  if constexpr (is_s<T>) info = LAPACKE_sgelsd(LAPACK_COL_MAJOR, m, n, nrhs, A, lda, B, ldb, s, rcond, &r);
+  else if constexpr (is_d<T>) info = LAPACKE_dgelsd(LAPACK_COL_MAJOR, m, n, nrhs, A, lda, B, ldb, s, rcond, &r);
+  else if constexpr (is_c<T>) info = LAPACKE_cgelsd(LAPACK_COL_MAJOR, m, n, nrhs, lp(A), lda, lp(B), ldb, s, rcond, &r);
+  else info = LAPACKE_zgelsd(LAPACK_COL_MAJOR, m, n, nrhs, lp(A), lda, lp(B), ldb, s, rcond, &r);
+  rank = r;
+  return info;
 }
 
 }  // namespace hetla::blas
