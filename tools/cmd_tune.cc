@@ -9,48 +9,65 @@
 #include <vector>
 
 #include "cli.hpp"
-#include "progress.hpp"
+#include "context/context.hpp"
 #include "devices/spec.hpp"
 #include "hetla/blas3.hpp"
-#include "context/context.hpp"
+#include "progress.hpp"
 #include "runtime/runtime.hpp"
 #include "tune/calibrate.hpp"
+#include "tune/crossover_table.hpp"
 #include "tune/split_model.hpp"
 #include "tune/tile_table.hpp"
+#include "tune_crossover.hpp"
 #include "tune_tiles.hpp"
 
 namespace hetla::cli {
 
 namespace {
 void print_tune_help(std::FILE* out) {
-  std::fprintf(out,
-               "usage: hetla tune [--devices SPEC] [--nb NB] [--repeat R] [--json] [--dry-run] [--quiet]\n"
-               "       hetla tune --split [--devices SPEC] [-n N[,N...]] [--repeat R] [--json] [--dry-run] [--quiet]\n"
-               "       hetla tune --tiles|--quick [--devices SPEC] [-n N[,N...]] [--precisions sdcz] [--repeat R] [--json]\n"
-               "                  [--dry-run] [--quiet]\n"
-               "\n"
-               "Measures gemm, herk, trsm and potrf at tile size NB (default 256, double\n"
-               "precision) on every device of SPEC (default: cpu; see hetla bench --help),\n"
-               "taking the median of R runs (default 5) per kernel, and merges the rates into\n"
-               "%s\n"
-               "(override with $HETLA_WEIGHTS). --dry-run measures without writing.\n"
-               "\n"
-               "--split learns the work split of GEMM across the devices of SPEC at each size N\n"
-               "(default 1000,2000,4000): starting from the capability weights it runs an\n"
-               "N x N x N double GEMM R times (default 3), each time moving every device's share\n"
-               "towards equal busy time, and stores the most balanced split in\n"
-               "%s\n"
-               "(override with $HETLA_SPLIT_MODEL); gemm then interpolates it in n by default.\n"
-               "\n"
-               "--tiles searches the tile size of potrf (also used by gemm, trsm, herk), getrf and\n"
-               "geqrf on SPEC at each size N (default 1000,2000,4000,8000) in the precisions of\n"
-               "--precisions (default d), best of R runs (default 2) per point, and stores the\n"
-               "fastest in %s\n"
-               "(override with $HETLA_TUNING); the library then uses it by default. --quick:\n"
-               "--tiles at N = 1000,2000,4000, double (about a minute on 2 cores).\n"
-               "\n"
-               "Progress is shown on stderr when it is a terminal; --quiet silences it.\n",
-               tune::weights_path().c_str(), tune::SplitModel::default_path().c_str(), tune::tiles_path().c_str());
+  std::fprintf(
+      out,
+      "usage: hetla tune [--devices SPEC] [--nb NB] [--repeat R] [--json] [--dry-run] [--quiet]\n"
+      "       hetla tune --split [--devices SPEC] [-n N[,N...]] [--repeat R] [--json] [--dry-run] [--quiet]\n"
+      "       hetla tune --tiles|--quick [--devices SPEC] [-n N[,N...]] [--precisions sdcz] [--repeat R] [--json]\n"
+      "                  [--dry-run] [--quiet]\n"
+      "       hetla tune --crossover [-n N[,N...]] [--precisions sdcz] [--repeat R] [--json] [--dry-run] [--quiet]\n"
+      "\n"
+      "Measures gemm, herk, trsm and potrf at tile size NB (default 256, double\n"
+      "precision) on every device of SPEC (default: cpu; see hetla bench --help),\n"
+      "taking the median of R runs (default 5) per kernel, and merges the rates into\n"
+      "%s\n"
+      "(override with $HETLA_WEIGHTS). --dry-run measures without writing.\n"
+      "\n"
+      "--split learns the work split of GEMM across the devices of SPEC at each size N\n"
+      "(default 1000,2000,4000): starting from the capability weights it runs an\n"
+      "N x N x N double GEMM R times (default 3), each time moving every device's share\n"
+      "towards equal busy time, and stores the most balanced split in\n"
+      "%s\n"
+      "(override with $HETLA_SPLIT_MODEL); gemm then interpolates it in n by default.\n"
+      "\n"
+      "--tiles searches the tile size of potrf (also used by gemm, trsm, herk), getrf and\n"
+      "geqrf on SPEC at each size N (default 1000,2000,4000,8000) in the precisions of\n"
+      "--precisions (default d), best of R runs (default 2) per point, and stores the\n"
+      "fastest in %s\n"
+      "(override with $HETLA_TUNING); the library then uses it by default.\n"
+      "\n"
+      "--crossover times one potrf, getrf and geqrf call on the vendor in the calling\n"
+      "thread and on hetla's tile path, alternately, at each size N (default\n"
+      "24,32,48,64,96,128,160,192,256,384,512) in the precisions of --precisions\n"
+      "(default sdcz), best of R loops (default 3), and stores per routine and\n"
+      "precision the first size from which the tile path wins at two sizes in a row in\n"
+      "%s\n"
+      "(beside the tile sizes); below it a call runs the vendor inline (the C++/C API and\n"
+      "the LAPACK names; posv, gesv, gels follow their factorization). The\n"
+      "HETLA_LAPACK_CROSSOVER* variables still win. hetla info shows those in force.\n"
+      "\n"
+      "--quick: --tiles at N = 1000,2000,4000, double, then --crossover (about\n"
+      "a minute and a half on 2 cores).\n"
+      "\n"
+      "Progress is shown on stderr when it is a terminal; --quiet silences it.\n",
+      tune::weights_path().c_str(), tune::SplitModel::default_path().c_str(), tune::tiles_path().c_str(),
+      tune::crossover_path().c_str());
 }
 /// `hetla tune --split`: learns the GEMM split of the library context's
 /// devices at each size and stores it in the split model.
@@ -135,8 +152,8 @@ int cmd_tune(int argc, char** argv, int first) {
   int64_t nb = 256, reps = 5;
   bool json = false, dry = false, split = false, quiet = false;
   std::vector<int64_t> sizes = {1000, 2000, 4000};
-  bool reps_given = false, sizes_given = false, tiles = false, quick = false;
-  std::string precisions = "d";
+  bool reps_given = false, sizes_given = false, tiles = false, quick = false, crossover = false;
+  std::string precisions;
   ArgReader args(argc, argv, first);
   while (!args.done()) {
     std::string_view a = args.next();
@@ -156,6 +173,9 @@ int cmd_tune(int argc, char** argv, int first) {
     } else if (a == "--tiles") {
       args.no_value(a);
       tiles = true;
+    } else if (a == "--crossover") {
+      args.no_value(a);
+      crossover = true;
     } else if (a == "--quick") {
       args.no_value(a);
       quick = true;
@@ -179,15 +199,25 @@ int cmd_tune(int argc, char** argv, int first) {
       throw UsageError("tune: unknown option '" + std::string(a) + "' (see hetla tune --help)");
     }
   }
-  if (quick) tiles = true;
+  if (quick) tiles = crossover = true;
+  if (tiles && crossover && !quick)
+    throw UsageError("tune: --tiles and --crossover take different sizes: run them one at a time");
   if (tiles) {
     TileSearch ts = quick ? quick_tile_search() : TileSearch{};
     ts.devices = devices;
     if (sizes_given) ts.sizes = sizes;
-    if (!quick) ts.precisions = precisions;
+    if (!quick && !precisions.empty()) ts.precisions = precisions;
     if (reps_given) ts.repeat = static_cast<int>(reps);
     ts.json = json, ts.dry = dry, ts.quiet = quiet;
-    return tune_tiles(ts);
+    if (const int rc = tune_tiles(ts); rc != kExitOk || !crossover) return rc;
+  }
+  if (crossover) {
+    CrossoverSearch cs;
+    if (sizes_given && !quick) cs.sizes = sizes;
+    if (!precisions.empty() && !quick) cs.precisions = precisions;
+    if (reps_given) cs.repeat = static_cast<int>(reps);
+    cs.json = json, cs.dry = dry, cs.quiet = quiet;
+    return tune_crossover(cs);
   }
   if (split) return tune_split(devices, sizes, reps_given ? static_cast<int>(reps) : 3, json, dry, quiet);
   dev::DeviceSet set;
