@@ -9,8 +9,9 @@
  *
  * The crossover is an "n": the cube root of the product of the sizes that
  * set the routine's flops (potrf n^3, getrf m n min(m,n), gemm m n k, potrs
- * n^2 nrhs, ...). Defaults are built in; the environment overrides them at
- * the first call: HETLA_LAPACK_CROSSOVER (every routine),
+ * n^2 nrhs, ...). Defaults are built in, replaced by those `hetla tune
+ * --crossover` measured with this BLAS (potrf, getrf, geqrf and the solvers
+ * that follow them); the environment overrides both at the first call: HETLA_LAPACK_CROSSOVER (every routine),
  * HETLA_LAPACK_CROSSOVER_POTRF (one routine, every precision),
  * HETLA_LAPACK_CROSSOVER_DPOTRF (one). 0 sends every non-empty call to hetla.
  *
