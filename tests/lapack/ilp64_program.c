@@ -84,7 +84,8 @@ int main(int argc, char** argv) {
   dgemm_64_("N", "T", &n, &n, &n, &alpha, l, &ld, l, &ld, &zero, llt, &ld, 1, 1);
   double perr = 0, amax = 0;
   for (i64 j = 0; j < n; ++j)
-    for (i64 i = 0; i < n; ++i) perr = fmax(perr, fabs(llt[i + j * ld] - a[i + j * ld])), amax = fmax(amax, fabs(a[i + j * ld]));
+    for (i64 i = 0; i < n; ++i)
+      perr = fmax(perr, fabs(llt[i + j * ld] - a[i + j * ld])), amax = fmax(amax, fabs(a[i + j * ld]));
   check("dpotrf", perr / (n * amax * 2.2e-16));
   /* Not positive definite from the 3rd leading minor on. */
   memcpy(l, a, size * sizeof *a);
