@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "devices/spec.hpp"
 
 namespace hetla::cli {
 
@@ -47,15 +46,6 @@ void print_error(bool json, const std::string& message, const std::string& prefi
   for (const auto& [key, value] : extra.items()) line[key] = value;
   std::printf("%s\n", line.dump(-1, ' ', false, Json::error_handler_t::replace).c_str());
   std::fflush(stdout);
-}
-
-std::string parse_device_list(std::string_view text) {
-  try {
-    dev::parse_device_list(std::string(text));  // the library's parser: syntax only, nothing opened yet
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(std::string("--devices: ") + e.what() + " (see hetla bench --help)");
-  }
-  return std::string(text);
 }
 
 std::string output_path_problem(const std::string& path) {
@@ -107,7 +97,7 @@ std::string int_problem(std::string_view text, int64_t lo, int64_t hi, int64_t& 
     }
   }
   if (text.empty() || ec == std::errc::invalid_argument || p != last)
-    return "'" + std::string(text) + "' is not an integer";
+    return std::string(1, '\'').append(text).append("' is not an integer");  // not "'" + s: GCC 12 -Wrestrict
   if (out_of_range || v < lo || v > hi)
     return std::string(text) + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
   return "";
@@ -136,33 +126,6 @@ std::vector<int64_t> parse_int_list(std::string_view text, std::string_view what
   std::vector<int64_t> out;
   for (auto item : split(text, ',')) out.push_back(parse_int(item, what, lo, hi));
   return out;
-}
-
-std::string_view ArgReader::next() {
-  inline_value_.reset();
-  std::string_view a = argv_[i_++];
-  if (a.size() > 2 && a.substr(0, 2) == "--") {
-    auto eq = a.find('=');
-    if (eq != std::string_view::npos) {
-      inline_value_ = a.substr(eq + 1);
-      return a.substr(0, eq);
-    }
-  }
-  return a;
-}
-
-std::string_view ArgReader::value(std::string_view opt) {
-  if (inline_value_) {
-    auto v = *inline_value_;
-    inline_value_.reset();
-    return v;
-  }
-  if (i_ >= argc_) throw UsageError("option " + std::string(opt) + " needs a value");
-  return argv_[i_++];
-}
-
-void ArgReader::no_value(std::string_view opt) {
-  if (inline_value_) throw UsageError("option " + std::string(opt) + " takes no value");
 }
 
 Json json_number(double d) { return std::isfinite(d) ? Json(d) : Json(nullptr); }

@@ -1,11 +1,11 @@
-// Shared pieces of the `hetla` command-line tool: usage errors, strict
-// argument parsing and result records printed either as aligned table lines
-// or as one JSON object per line (nlohmann-json, keys in insertion order).
+// Shared pieces of the `hetla` command-line tool: usage errors, value checks
+// (the commands' options are parsed by CLI11 through options.hpp) and result
+// records printed either as aligned table lines or as one JSON object per
+// line (nlohmann-json, keys in insertion order).
 #pragma once
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -47,11 +47,8 @@ bool wants_json(int argc, char** argv);
 void print_error(bool json, const std::string& message, const std::string& prefix = "",
                  const nlohmann::ordered_json& extra = nlohmann::ordered_json::object());
 
-// ---- argument parsing -------------------------------------------------------
+// ---- values ---------------------------------------------------------------------
 
-/// --devices: the device list as given, checked by dev::parse_device_list
-/// (an empty list, an empty item or a bad key is a usage error).
-std::string parse_device_list(std::string_view text);
 /// Why `path` cannot be created or overwritten ("'<path>' cannot be
 /// written: reason"), or "" when it can (its folder exists and is writable,
 /// or it is a writable file). Creates nothing.
@@ -67,25 +64,6 @@ int64_t parse_int(std::string_view text, std::string_view what, int64_t lo, int6
 /// Comma-separated integers, each in [lo, hi] ("2000,4000").
 std::vector<int64_t> parse_int_list(std::string_view text, std::string_view what, int64_t lo, int64_t hi);
 std::vector<std::string_view> split(std::string_view text, char sep);
-
-/// Walks argv: options with values accept "--opt V" and "--opt=V".
-class ArgReader {
- public:
-  ArgReader(int argc, char** argv, int first) : argc_(argc), argv_(argv), i_(first) {}
-  bool done() const { return i_ >= argc_; }
-  /// Next raw argument; for "--opt=V" returns "--opt" and keeps V for value().
-  std::string_view next();
-  /// The value of the option just returned by next().
-  std::string_view value(std::string_view opt);
-  /// Throws if the option just returned by next() carried "=V" but takes none.
-  void no_value(std::string_view opt);
-
- private:
-  int argc_;
-  char** argv_;
-  int i_;
-  std::optional<std::string_view> inline_value_;
-};
 
 // ---- JSON and result records -------------------------------------------------
 

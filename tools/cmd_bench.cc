@@ -106,6 +106,8 @@ std::string help_footer() {
          "run (recording costs two clock reads per task): busy_pct (mean share of the call's wall time\n"
          "the workers spent in tasks), imbalance (largest / mean per-worker busy time; 1 = even), and in\n"
          "JSON workers [{id, tasks, busy_pct}] and kernels [{label, count, seconds, share_pct}].\n"
+         "Many small calls: potrf, getrf and geqrf with --calls C or --batch B (their options:\n"
+         "hetla bench potrf --calls 1 --help).\n"
          "Exit status: 0 success; 1 a check failed, info != 0 or a run failed; 2 usage error.\n"
          "Vendor LAPACK: " + util::blas_vendor();
 }
@@ -273,7 +275,9 @@ int cmd_bench(int argc, char** argv, int first) {
   BenchConfig base = a.base;
   base.routine = spec->name;
   base.spec = spec;
+  Progress progress("hetla bench " + spec->name, a.quiet);
   if (spec->library) {
+    progress.update("opening the devices", 0, 0);
     hetla::Config cfg;
     cfg.num_threads = base.threads;
     cfg.devices = a.devices;
@@ -291,16 +295,18 @@ int cmd_bench(int argc, char** argv, int first) {
     // time on a machine) is built now, not inside a timed run.
     detail::CallScope scope;
     for (char p : precisions) {
+      progress.update(std::string("building the device kernels for precision ") + p, 0, 0);
       std::chrono::nanoseconds built{0};
       for (int d = 1; d < scope.rt().num_devices(); ++d) built += dev::warm_up_kernels(scope.rt().device(d), p);
-      if (built > std::chrono::seconds(1))
+      if (built > std::chrono::seconds(1)) {
+        progress.clear();
         std::fprintf(stderr, "hetla bench: built the device kernels for precision %c in %.1f s (not timed)\n", p,
                      std::chrono::duration<double>(built).count());
+      }
     }
   }
 
   RecordPrinter printer(a.json);
-  Progress progress("hetla bench " + spec->name, a.quiet);
   const int64_t configurations = static_cast<int64_t>(ns.size() * precisions.size());
   int64_t configuration = 0;
   int status = kExitOk;
@@ -326,6 +332,7 @@ int cmd_bench(int argc, char** argv, int first) {
         std::optional<TraceCapture> capture;
         if (spec->library) capture.emplace(c.energy);
         Record rec = spec->run(c);
+        progress.clear();  // before any message below
         if (capture && capture->captured()) {
           const trace::Summary sum = trace::summarize(capture->events(), capture->num_workers(), capture->seconds());
           add_trace_summary(rec, sum);

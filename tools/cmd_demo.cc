@@ -15,6 +15,8 @@
 #include "bench/vendor.hpp"
 #include "checks.hpp"
 #include "cli.hpp"
+#include "options.hpp"
+#include "progress.hpp"
 #include "hetla/context.hpp"
 #include "hetla/linalg.hpp"
 #include "hetla/version.hpp"
@@ -81,32 +83,23 @@ bool passed(const Run& r) {
 int cmd_demo(int argc, char** argv, int first) {
   int64_t n_given = 0, nrhs = 100;
   bool quiet = false;
-  ArgReader in(argc, argv, first);
-  while (!in.done()) {
-    const std::string_view opt = in.next();
-    if (opt == "-n") {
-      n_given = parse_int(in.value(opt), "-n", 1, int64_t(1) << 20);
-    } else if (opt == "--nrhs") {
-      nrhs = parse_int(in.value(opt), "--nrhs", 1, int64_t(1) << 20);
-    } else if (opt == "--quiet" || opt == "-q") {
-      in.no_value(opt);
-      quiet = true;
-    } else if (opt == "-h" || opt == "--help") {
-      std::printf(
-          "usage: hetla demo [-n N] [--nrhs K] [--quiet]\n\n"
-          "Solves a random symmetric positive definite system A X = B (double precision,\n"
-          "K = %lld right-hand sides by default) with hetla::posv and with the vendor LAPACK dposv\n"
-          "on all cores, prints both times and GFLOP/s, their ratio and hetla's scaled residual\n"
-          "||B - A X||_1 / (n ||A||_1 ||X||_1 eps), which must be below %g.\n"
-          "Without -n the order is calibrated so that the demo takes about %g s.\n"
-          "The steps are reported on stderr; --quiet silences them.\n"
-          "Exit status: 0 when hetla's residual check passed, 1 otherwise, 2 usage error.\n",
-          static_cast<long long>(nrhs), bench::kResidualThreshold, kTargetSeconds);
-      return kExitOk;
-    } else {
-      throw UsageError("demo: unexpected argument '" + std::string(opt) + "' (see hetla demo --help)");
-    }
-  }
+  char threshold[32];
+  std::snprintf(threshold, sizeof threshold, "%g", bench::kResidualThreshold);
+  CLI::App app("Solves a random symmetric positive definite system A X = B in double precision\n"
+               "with hetla::posv and with the vendor LAPACK dposv on all cores, prints both\n"
+               "times and GFLOP/s, their ratio and hetla's scaled residual\n"
+               "||B - A X||_1 / (n ||A||_1 ||X||_1 eps), which must be below " + std::string(threshold) + ".",
+               "hetla demo");
+  setup_command(app, "[-n N] [--nrhs K] [--quiet]",
+                "The steps are reported on stderr (on a terminal with their running time);\n"
+                "--quiet silences them.\n"
+                "Exit status: 0 when hetla's residual check passed, 1 otherwise, 2 usage error.");
+  app.add_option("-n", n_given, "order of A; without it a short calibration sizes the problem\nso that the demo takes about " + std::to_string(static_cast<int>(kTargetSeconds)) + " s")
+      ->option_text("N")->transform(integer(1, int64_t(1) << 20))->default_str("calibrated");
+  app.add_option("--nrhs", nrhs, "right-hand sides (columns of B)")
+      ->option_text("K")->transform(integer(1, int64_t(1) << 20))->capture_default_str();
+  app.add_flag("--quiet,-q", quiet, "no step lines on stderr");
+  if (!parse_command(app, argc, argv, first)) return kExitOk;
 
   // Before any work: A, its copy, B and X fit in memory.
   if (n_given)
@@ -117,11 +110,8 @@ int cmd_demo(int argc, char** argv, int first) {
   const int workers = hetla::num_threads();  // starts the runtime
   const int steps = n_given ? 3 : 4;
   int step = 0;
-  auto progress = [&](const std::string& what) {
-    if (quiet) return;
-    std::fprintf(stderr, "[%d/%d] %s\n", ++step, steps, what.c_str());
-    std::fflush(stderr);
-  };
+  Progress steps_shown("hetla demo", quiet);  // on a terminal each step ticks its running time
+  auto progress = [&](const std::string& what) { steps_shown.step(what, ++step, steps); };
   std::printf("hetla demo: Cholesky solve A X = B in double precision, hetla vs. the vendor LAPACK\n");
   std::printf("  machine: %s, %d cores\n", topo.cpu_model().c_str(), topo.cores());
   std::printf("  LAPACK:  %s, %d threads\n", util::blas_vendor().c_str(), workers);
@@ -157,6 +147,7 @@ int cmd_demo(int argc, char** argv, int first) {
     // A0 and a working copy of A dominate memory; keep them under half of the free RAM.
     const double mem_cap = std::sqrt(0.5 * available_memory_bytes() / (2.0 * sizeof(double)));
     n = std::max<int64_t>(kMinN, static_cast<int64_t>(std::min(lo, mem_cap)) / 100 * 100);
+    steps_shown.clear();  // the step line ends before stdout writes on the same terminal
     std::printf("  size:    n = %lld (calibrated at n = %lld for a ~%.0f s demo%s), nrhs = %lld\n",
                 static_cast<long long>(n), static_cast<long long>(nc), kTargetSeconds,
                 lo > mem_cap ? "; capped by memory" : "", static_cast<long long>(nrhs));
@@ -174,6 +165,7 @@ int cmd_demo(int argc, char** argv, int first) {
   progress("LAPACK dposv n=" + std::to_string(n) + " (" + std::to_string(workers) + " threads), then its residual ...");
   const Run l = d.solve(true);
 
+  steps_shown.clear();
   const double flops = flops::posv<double>(static_cast<double>(n), static_cast<double>(nrhs));
   auto line = [&](const char* name, const Run& r) {
     std::printf("  %-22s %10.3f %10.2f %12.2e  %s\n", name, r.seconds, flops / r.seconds / 1e9, r.residual,

@@ -4,10 +4,11 @@
 #include <vector>
 
 #include "cli.hpp"
-#include "devices/plugin.hpp"
-#include "devices/spec.hpp"
+#include "options.hpp"
 #include "hetla/context.hpp"
 #include "hetla/version.hpp"
+#include "devices/plugin.hpp"
+#include "devices/spec.hpp"
 #include "tune/calibrate.hpp"
 #include "tune/crossover.hpp"
 #include "tune/tuned_tiles.hpp"
@@ -18,20 +19,13 @@ namespace hetla::cli {
 
 int cmd_info(int argc, char** argv, int first) {
   bool json = false;
-  ArgReader in(argc, argv, first);
-  while (!in.done()) {
-    const std::string_view opt = in.next();
-    if (opt == "--json") {
-      in.no_value(opt);
-      json = true;
-    } else if (opt == "-h" || opt == "--help") {
-      std::printf("usage: hetla info [--json]\n\nPrints the CPU, cores, topology source, BLAS/LAPACK vendor,\n"
-                  "library version, worker threads and the devices hetla can use.\n");
-      return kExitOk;
-    } else {
-      throw UsageError("info: unexpected argument '" + std::string(opt) + "'");
-    }
-  }
+  CLI::App app("Prints the CPU, cores, topology source, BLAS/LAPACK vendor, library version,\n"
+               "worker threads, the device plugins and the devices hetla can use, with their\n"
+               "calibrated rates, and the weights and tile-size files. Nothing is measured.",
+               "hetla info");
+  setup_command(app, "[--json]", "Exit status: 0 success, 2 usage error.");
+  app.add_flag("--json", json, "one JSON object instead of the text");
+  if (!parse_command(app, argc, argv, first)) return kExitOk;
   auto& topo = util::Topology::get();
   const int cores = topo.cores();  // in the process's CPU set
   std::string cpu_set;             // as taskset -c lists it: 0-3,8
@@ -130,7 +124,7 @@ int cmd_info(int argc, char** argv, int first) {
   if (tuning.state == "in use") std::printf(" (%zu tuned sizes; hetla tune --tiles)", tuning.entries);
   else if (tuning.state == "absent") std::printf(" (built-in tile sizes; hetla tune --tiles measures them)");
   std::printf("\n");
-  // One line per routine: "potrf   s 160 built-in, d 128 tuned, ..." (four precisions in order).
+  // One line per routine: "potrf  s 160 built-in, d 128 tuned, ..." (four precisions in order).
   std::printf("crossovers: %s: %s%s\n", crossovers.path.c_str(), crossovers.state.c_str(),
               crossovers.state == "absent" ? " (built-in; hetla tune --crossover measures them)" : "");
   for (std::size_t i = 0; i + 3 < crossovers.entries.size(); i += 4) {

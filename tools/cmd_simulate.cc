@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "options.hpp"
 #include "hetla/context.hpp"
 #include "hetla/linalg.hpp"
 #include "matgen.hpp"
@@ -19,26 +20,31 @@ namespace hetla::cli {
 
 namespace {
 
-void help(std::FILE* out) {
-  std::fprintf(out,
-               "usage: hetla simulate potrf -n N --machine NAME|FILE [--nb NB] [--precision d] [--cores N]\n"
-               "                      [--schedule dynamic|static] [--devices SPEC] [--json]\n"
-               "       hetla simulate --list-machines\n"
-               "       hetla simulate --validate potrf -n N [--devices SPEC] [--nb NB] [--json]\n"
-               "Predicts the run on the machine model with the real scheduler on a simulated clock\n"
-               "(no data, no kernels). --machine this models this machine for --devices (default cpu).\n"
-               "--validate runs the routine here and the simulation of it, and prints both.\n");
+/// The command line of `hetla simulate` (checked before SimGrid is needed).
+struct SimulateArgs {
+  std::string routine, machine, devices = "cpu", validate, precision = "d", schedule = "dynamic";
+  int64_t n = 0, nb = 0, cores = 0;  // 0: not given (nb 512, cores: the model's)
+  bool list = false, json = false;
+};
+
+/// Every option of `hetla simulate`: one line each.
+void add_options(CLI::App& app, SimulateArgs& a) {
+  app.add_option("ROUTINE", a.routine, "the routine to predict (potrf)")->check(one_of({"potrf"}));
+  app.add_option("-n", a.n, "matrix order")->option_text("N")->transform(integer(1, int64_t{1} << 40));
+  app.add_option("--machine", a.machine, "a model's name (--list-machines), a model file, or 'this'\n(this machine with --devices)")->option_text("NAME|FILE");
+  app.add_option("--nb", a.nb, "tile size")->option_text("NB")->transform(integer(1, 1 << 20))->default_str("512");
+  app.add_option("--precision", a.precision, "s, d, c or z")->option_text("P")->check(one_of({"s", "d", "c", "z"}))->capture_default_str();
+  app.add_option("--cores", a.cores, "host worker cores")->option_text("N")->transform(integer(1, 1 << 16))->default_str("the model's");
+  app.add_option("--schedule", a.schedule, "dynamic or static")->option_text("S")->check(one_of({"dynamic", "static"}))->capture_default_str();
+  app.add_option("--devices", a.devices, "devices of --machine this and of --validate's run\n(see hetla bench --help)")->option_text("SPEC")->check(device_list())->capture_default_str();
+  app.add_flag("--list-machines", a.list, "print the machine models' names");
+  app.add_option("--validate", a.validate, "run ROUTINE here and the simulation of it (--machine this),\nand print both")->option_text("ROUTINE")->check(one_of({"potrf"}));
+  app.add_flag("--json", a.json, "one JSON object instead of text");
 }
 
 }  // namespace
 
-#ifndef HETLA_HAVE_SIMGRID
-int cmd_simulate(int argc, char** argv, int first) {
-  (void)first;
-  print_error(wants_json(argc, argv), "this build has no simulation (configure with SimGrid: HETLA_WITH_SIMGRID)");
-  return kExitUsage;
-}
-#else
+#ifdef HETLA_HAVE_SIMGRID
 
 namespace {
 
@@ -118,43 +124,22 @@ double measure_potrf(int64_t n, int64_t nb, const std::string& devices, Schedule
   return best;
 }
 
-}  // namespace
-
-int cmd_simulate(int argc, char** argv, int first) {
-  const bool json = wants_json(argc, argv);
+/// Runs a checked command line; a failure of the run exits with 1.
+int simulate(const SimulateArgs& a) {
+  const bool json = a.json;
+  const std::string& devices = a.devices;
+  const std::string& machine = a.machine;
+  const std::string& validate = a.validate;
+  const bool list = a.list;
+  std::string routine = a.routine;
+  sim::Request q;
+  q.n = a.n;
+  q.nb = a.nb;
+  q.cores = static_cast<int>(a.cores);
+  q.precision = a.precision[0];
+  q.schedule = a.schedule == "static" ? rt::Schedule::Static : rt::Schedule::Dynamic;
+  const std::string see = " (see hetla simulate --help)";
   try {
-    sim::Request q;
-    std::string machine, devices = "cpu", routine, validate;
-    bool list = false;
-    for (int i = first; i < argc; ++i) {
-      const std::string a = argv[i];
-      auto value = [&]() -> std::string {
-        if (i + 1 >= argc) throw UsageError(a + " needs a value");
-        return argv[++i];
-      };
-      if (a == "--json") continue;
-      if (a == "-h" || a == "--help") {
-        help(stdout);
-        return kExitOk;
-      }
-      if (a == "-n") q.n = parse_int(value(), "-n", 1, int64_t{1} << 40);
-      else if (a == "--nb") q.nb = parse_int(value(), "--nb", 1, 1 << 20);
-      else if (a == "--cores") q.cores = static_cast<int>(parse_int(value(), "--cores", 1, 1 << 16));
-      else if (a == "--machine") machine = value();
-      else if (a == "--devices") devices = parse_device_list(value());
-      else if (a == "--precision") {
-        const std::string p = value();
-        if (p.size() != 1 || std::string("sdcz").find(p[0]) == std::string::npos) throw UsageError("--precision: s, d, c or z");
-        q.precision = p[0];
-      } else if (a == "--schedule") {
-        const std::string s = value();
-        if (s != "dynamic" && s != "static") throw UsageError("--schedule: dynamic or static");
-        q.schedule = s == "static" ? rt::Schedule::Static : rt::Schedule::Dynamic;
-      } else if (a == "--list-machines") list = true;
-      else if (a == "--validate") validate = value();
-      else if (!a.empty() && a[0] != '-' && routine.empty()) routine = a;
-      else throw UsageError("unknown argument '" + a + "'");
-    }
     if (list) {
       if (json) {
         Json names = Json::array();
@@ -168,9 +153,8 @@ int cmd_simulate(int argc, char** argv, int first) {
       return kExitOk;
     }
     if (!validate.empty()) routine = validate;
-    if (routine.empty()) throw UsageError("which routine? (potrf)");
-    if (routine != "potrf") throw UsageError("routine '" + routine + "' is not simulated yet (potrf)");
-    if (q.n < 1) throw UsageError("-n is required");
+    if (routine.empty()) throw UsageError("which routine? (potrf)" + see);
+    if (q.n < 1) throw UsageError("-n is required" + see);
     q.routine = routine;
     if (q.nb == 0) q.nb = 512;
     if (!validate.empty()) {
@@ -193,21 +177,44 @@ int cmd_simulate(int argc, char** argv, int first) {
       }
       return kExitOk;
     }
-    if (machine.empty()) throw UsageError("--machine NAME|FILE is required (--list-machines)");
+    if (machine.empty()) throw UsageError("--machine NAME|FILE is required (--list-machines)" + see);
     const sim::MachineModel m = machine == "this" ? sim::api().this_machine(devices, q.precision, q.nb, q.cores)
                                                   : sim::api().find_model(machine);
     const sim::Result r = sim::api().simulate(m, q);
     print_result(json, m.name, q, r);
     return kExitOk;
-  } catch (const UsageError& e) {
-    print_error(json, e.what(), "simulate: ");
-    if (!json) help(stderr);
-    return kExitUsage;
+  } catch (const UsageError&) {
+    throw;  // exit 2, reported by main
   } catch (const std::exception& e) {
     print_error(json, e.what(), "simulate: ");
     return kExitFailed;
   }
 }
+
+}  // namespace
 #endif
+
+int cmd_simulate(int argc, char** argv, int first) {
+  SimulateArgs a;
+  CLI::App app("Predicts a routine's run on a machine model with the real scheduler on a\n"
+               "simulated clock (SimGrid; no data, no kernels). --machine this models this\n"
+               "machine for --devices. --validate runs the routine here and the simulation\n"
+               "of it, and prints both.",
+               "hetla simulate");
+  setup_command(app,
+                "potrf -n N --machine NAME|FILE [--nb NB] [--precision d] [--cores N]\n"
+                "                      [--schedule dynamic|static] [--devices SPEC] [--json]\n"
+                "       hetla simulate --list-machines [--json]\n"
+                "       hetla simulate --validate potrf -n N [--devices SPEC] [--nb NB] [--json]",
+                "See docs/simulation.md. Exit status: 0 success, 1 the simulation or the run failed,\n"
+                "2 usage error (or a build without SimGrid).");
+  add_options(app, a);
+  if (!parse_command(app, argc, argv, first)) return kExitOk;
+#ifdef HETLA_HAVE_SIMGRID
+  return simulate(a);
+#else
+  throw UsageError("this build has no simulation (configure with SimGrid: HETLA_WITH_SIMGRID)");
+#endif
+}
 
 }  // namespace hetla::cli

@@ -9,10 +9,11 @@
 #include <vector>
 
 #include "cli.hpp"
-#include "context/context.hpp"
+#include "options.hpp"
+#include "progress.hpp"
 #include "devices/spec.hpp"
 #include "hetla/blas3.hpp"
-#include "progress.hpp"
+#include "context/context.hpp"
 #include "runtime/runtime.hpp"
 #include "tune/calibrate.hpp"
 #include "tune/crossover_table.hpp"
@@ -24,57 +25,14 @@
 namespace hetla::cli {
 
 namespace {
-void print_tune_help(std::FILE* out) {
-  std::fprintf(
-      out,
-      "usage: hetla tune [--devices SPEC] [--nb NB] [--repeat R] [--json] [--dry-run] [--quiet]\n"
-      "       hetla tune --split [--devices SPEC] [-n N[,N...]] [--repeat R] [--json] [--dry-run] [--quiet]\n"
-      "       hetla tune --tiles|--quick [--devices SPEC] [-n N[,N...]] [--precisions sdcz] [--repeat R] [--json]\n"
-      "                  [--dry-run] [--quiet]\n"
-      "       hetla tune --crossover [-n N[,N...]] [--precisions sdcz] [--repeat R] [--json] [--dry-run] [--quiet]\n"
-      "\n"
-      "Measures gemm, herk, trsm and potrf at tile size NB (default 256, double\n"
-      "precision) on every device of SPEC (default: cpu; see hetla bench --help),\n"
-      "taking the median of R runs (default 5) per kernel, and merges the rates into\n"
-      "%s\n"
-      "(override with $HETLA_WEIGHTS). --dry-run measures without writing.\n"
-      "\n"
-      "--split learns the work split of GEMM across the devices of SPEC at each size N\n"
-      "(default 1000,2000,4000): starting from the capability weights it runs an\n"
-      "N x N x N double GEMM R times (default 3), each time moving every device's share\n"
-      "towards equal busy time, and stores the most balanced split in\n"
-      "%s\n"
-      "(override with $HETLA_SPLIT_MODEL); gemm then interpolates it in n by default.\n"
-      "\n"
-      "--tiles searches the tile size of potrf (also used by gemm, trsm, herk), getrf and\n"
-      "geqrf on SPEC at each size N (default 1000,2000,4000,8000) in the precisions of\n"
-      "--precisions (default d), best of R runs (default 2) per point, and stores the\n"
-      "fastest in %s\n"
-      "(override with $HETLA_TUNING); the library then uses it by default.\n"
-      "\n"
-      "--crossover times one potrf, getrf and geqrf call on the vendor in the calling\n"
-      "thread and on hetla's tile path, alternately, at each size N (default\n"
-      "24,32,48,64,96,128,160,192,256,384,512) in the precisions of --precisions\n"
-      "(default sdcz), best of R loops (default 3), and stores per routine and\n"
-      "precision the first size from which the tile path wins at two sizes in a row in\n"
-      "%s\n"
-      "(beside the tile sizes); below it a call runs the vendor inline (the C++/C API and\n"
-      "the LAPACK names; posv, gesv, gels follow their factorization). The\n"
-      "HETLA_LAPACK_CROSSOVER* variables still win. hetla info shows those in force.\n"
-      "\n"
-      "--quick: --tiles at N = 1000,2000,4000, double, then --crossover (about\n"
-      "a minute and a half on 2 cores).\n"
-      "\n"
-      "Progress is shown on stderr when it is a terminal; --quiet silences it.\n",
-      tune::weights_path().c_str(), tune::SplitModel::default_path().c_str(), tune::tiles_path().c_str(),
-      tune::crossover_path().c_str());
-}
 /// `hetla tune --split`: learns the GEMM split of the library context's
 /// devices at each size and stores it in the split model.
 int tune_split(const std::string& devices, const std::vector<int64_t>& sizes, int rounds, bool json, bool dry,
                bool quiet) {
   // Before any work: A, B and C of the largest size fit in memory.
   for (int64_t n : sizes) check_memory(3.0 * sizeof(double) * static_cast<double>(n) * static_cast<double>(n), "tune --split n=" + std::to_string(n));
+  Progress progress("hetla tune --split", quiet);
+  progress.update("opening the devices", 0, 0);  // OpenCL: kernels compiled now, the first time
   hetla::Config cfg;
   cfg.devices = devices;
   try {
@@ -96,7 +54,6 @@ int tune_split(const std::string& devices, const std::vector<int64_t>& sizes, in
   }
   tune::SplitModel model = tune::SplitModel::load(tune::SplitModel::default_path());
   RecordPrinter printer(json);
-  Progress progress("hetla tune --split", quiet);
   for (std::size_t si = 0; si < sizes.size(); ++si) {
     const int64_t n = sizes[si];
     progress.update("learning the gemm split at n=" + std::to_string(n), static_cast<int64_t>(si),
@@ -145,6 +102,17 @@ int tune_split(const std::string& devices, const std::vector<int64_t>& sizes, in
   return kExitOk;
 }
 
+/// Tune's own validator: a non-empty word of the letters s, d, c, z ("dz").
+CLI::Validator precision_letters() {
+  return CLI::Validator(
+      [](std::string& text) {
+        return !text.empty() && text.find_first_not_of("sdcz") == std::string::npos
+                   ? std::string()
+                   : "'" + text + "' is not a list of s, d, c, z letters";
+      },
+      "");
+}
+
 }  // namespace
 
 int cmd_tune(int argc, char** argv, int first) {
@@ -152,56 +120,67 @@ int cmd_tune(int argc, char** argv, int first) {
   int64_t nb = 256, reps = 5;
   bool json = false, dry = false, split = false, quiet = false;
   std::vector<int64_t> sizes = {1000, 2000, 4000};
-  bool reps_given = false, sizes_given = false, tiles = false, quick = false, crossover = false;
+  std::string sizes_text;
+  bool tiles = false, quick = false, crossover = false;
   std::string precisions;
-  ArgReader args(argc, argv, first);
-  while (!args.done()) {
-    std::string_view a = args.next();
-    if (a == "--help" || a == "-h") {
-      print_tune_help(stdout);
-      return kExitOk;
-    } else if (a == "--devices") {
-      devices = parse_device_list(args.value(a));
-    } else if (a == "--nb") {
-      nb = parse_int(args.value(a), "--nb", 16, 4096);
-    } else if (a == "--repeat") {
-      reps = parse_int(args.value(a), "--repeat", 1, 100);
-      reps_given = true;
-    } else if (a == "--split") {
-      args.no_value(a);
-      split = true;
-    } else if (a == "--tiles") {
-      args.no_value(a);
-      tiles = true;
-    } else if (a == "--crossover") {
-      args.no_value(a);
-      crossover = true;
-    } else if (a == "--quick") {
-      args.no_value(a);
-      quick = true;
-    } else if (a == "--precisions") {
-      precisions = std::string(args.value(a));
-      if (precisions.empty() || precisions.find_first_not_of("sdcz") != std::string::npos)
-        throw UsageError("--precisions: '" + precisions + "' is not a list of s, d, c, z letters");
-    } else if (a == "-n") {
-      sizes = parse_int_list(args.value(a), "-n", 1, 100000);
-      sizes_given = true;
-    } else if (a == "--json") {
-      args.no_value(a);
-      json = true;
-    } else if (a == "--quiet" || a == "-q") {
-      args.no_value(a);
-      quiet = true;
-    } else if (a == "--dry-run") {
-      args.no_value(a);
-      dry = true;
-    } else {
-      throw UsageError("tune: unknown option '" + std::string(a) + "' (see hetla tune --help)");
-    }
-  }
-  if (quick) tiles = crossover = true;
+  CLI::App app("Measures gemm, herk, trsm, potrf and trmm at tile size NB in double precision on\n"
+               "every device of SPEC, taking the median of R runs per kernel, and merges the\n"
+               "rates into " + tune::weights_path() + "\n"
+               "($HETLA_WEIGHTS), which every later run applies when its context starts.\n"
+               "\n"
+               "--split learns the work split of GEMM across the devices of SPEC at each size N:\n"
+               "starting from the capability weights it runs an N x N x N double GEMM R times,\n"
+               "each time moving every device's share towards equal busy time, and stores the\n"
+               "most balanced split in " + tune::SplitModel::default_path() + "\n"
+               "($HETLA_SPLIT_MODEL); gemm then interpolates it in n by default.\n"
+               "\n"
+               "--tiles searches the tile size of potrf (also used by gemm, trsm, herk), getrf\n"
+               "and geqrf on SPEC at each size N in the precisions of --precisions, best of R\n"
+               "runs per point, and stores the fastest in " + tune::tiles_path() + "\n"
+               "($HETLA_TUNING); the library then uses it by default.\n"
+               "\n"
+               "--crossover times one potrf, getrf and geqrf call on the vendor in the calling\n"
+               "thread and on hetla's tile path, alternately, at each size N in the precisions of\n"
+               "--precisions, best of R loops, and stores per routine and precision the first size\n"
+               "from which the tile path wins at two sizes in a row in " + tune::crossover_path() + "\n"
+               "(beside the tile sizes); below it a call runs the vendor inline (the C++/C API and\n"
+               "the LAPACK names; posv, gesv, gels follow their factorization). The\n"
+               "HETLA_LAPACK_CROSSOVER* variables still win; hetla info shows those in force.\n"
+               "\n"
+               "--quick: --tiles at N = 1000,2000,4000, double, then --crossover (about a minute\n"
+               "and a half on 2 cores).",
+               "hetla tune");
+  setup_command(app,
+                "[--devices SPEC] [--nb NB] [--repeat R] [--json] [--dry-run] [--quiet]\n"
+                "       hetla tune --split [--devices SPEC] [-n N[,N...]] [--repeat R] [--json] [--dry-run] [--quiet]\n"
+                "       hetla tune --tiles|--quick [--devices SPEC] [-n N[,N...]] [--precisions sdcz] [--repeat R]\n"
+                "                  [--json] [--dry-run] [--quiet]\n"
+                "       hetla tune --crossover [-n N[,N...]] [--precisions sdcz] [--repeat R] [--json] [--dry-run] [--quiet]",
+                "Progress is shown on stderr when it is a terminal; --quiet silences it.\n"
+                "Exit status: 0 success, 1 a measurement failed, 2 usage error.");
+  app.add_option("--devices", devices, "devices to measure (see hetla bench --help)")
+      ->option_text("SPEC")->check(device_list())->capture_default_str();
+  app.add_option("--nb", nb, "tile size of the kernel measurements")
+      ->option_text("NB")->transform(integer(16, 4096))->capture_default_str();
+  CLI::Option* repeat = app.add_option("--repeat", reps, "runs per kernel (median), refinement rounds per N (--split)\nor runs per point (--tiles, best)")
+      ->option_text("R")->transform(integer(1, 100))->default_str("5; --split: 3; --tiles: 2; --crossover: 3");
+  app.add_flag("--split", split, "learn the GEMM split instead of the kernel rates");
+  app.add_flag("--tiles", tiles, "search the tile sizes instead of the kernel rates");
+  app.add_flag("--crossover", crossover, "measure the vendor/tile-path crossovers instead of the kernel rates");
+  app.add_flag("--quick", quick, "--tiles at N = 1000,2000,4000, double, then --crossover");
+  CLI::Option* n_option = app.add_option("-n", sizes_text, "with --split, --tiles or --crossover: the orders to tune at")
+      ->option_text("N[,N...]")->check(integer_list(1, 100000))->default_str("1000,2000,4000; --tiles: 1000,2000,4000,8000; --crossover: 24 to 512");
+  app.add_option("--precisions", precisions, "with --tiles or --crossover: the precisions to tune (letters of sdcz)")
+      ->option_text("P")->check(precision_letters())->default_str("d; --crossover: sdcz");
+  app.add_flag("--json", json, "one JSON object per line instead of a table; the file is still written");
+  app.add_flag("--dry-run", dry, "measure and print, but write no file");
+  app.add_flag("--quiet,-q", quiet, "no progress line (shown on stderr only when it is a terminal)");
+  if (!parse_command(app, argc, argv, first)) return kExitOk;
+  const bool reps_given = repeat->count() > 0, sizes_given = n_option->count() > 0;
+  if (sizes_given) sizes = parse_int_list(sizes_text, "-n", 1, 100000);
   if (tiles && crossover && !quick)
     throw UsageError("tune: --tiles and --crossover take different sizes: run them one at a time");
+  if (quick) tiles = crossover = true;
   if (tiles) {
     TileSearch ts = quick ? quick_tile_search() : TileSearch{};
     ts.devices = devices;
@@ -229,10 +208,11 @@ int cmd_tune(int argc, char** argv, int first) {
   rt::RuntimeConfig rc;
   rc.num_workers = set.host_cores;
   rc.accelerators = set.accelerators;
-  rt::Runtime rt(rc);
   std::vector<tune::Rate> rates;
   {
     Progress progress("hetla tune", quiet);
+    progress.update("opening the devices", 0, 0);  // OpenCL: kernels compiled now, the first time
+    rt::Runtime rt(rc);
     rates = tune::calibrate(rt, nb, static_cast<int>(reps), [&](const std::string& label, int i, int count) {
       progress.update("measuring " + label, i, count);
     });

@@ -79,7 +79,9 @@ EnergyMeter::EnergyMeter(std::string powercap_root) {
   // RAPL domains: <root>/intel-rapl:P (package-P) and its sub-zones
   // intel-rapl:P:S (core, uncore, dram). Packages are summed into "cpu" (core
   // and uncore are parts of the package); dram is reported apart.
-  Counter cpu{"cpu"}, dram{"dram"};
+  Counter cpu, dram;
+  cpu.device = "cpu";
+  dram.device = "dram";
   std::error_code ec;
   bool any_zone = false;
   if (fs::is_directory(powercap_root, ec)) {
@@ -110,7 +112,8 @@ EnergyMeter::EnergyMeter(std::string powercap_root) {
   nvml_ = std::make_unique<Nvml>();
   const std::string nvml_reason = nvml_->open();
   for (std::size_t i = 0; i < nvml_->devices.size(); ++i) {
-    Counter g{"gpu" + std::to_string(i)};
+    Counter g;
+    g.device = "gpu" + std::to_string(i);
     g.nvml_index = static_cast<int>(i);
     counters_.push_back(std::move(g));
   }

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -427,7 +428,8 @@ TEST(Cli, TraceFilesHaveTasksOnEveryWorker) {
           EXPECT_NE(text.find(s), std::string::npos) << s;
         const Json line = Json::parse(ls[0]);
         for (const auto& k : line.at("kernels")) {  // legend: "label (count, share%)"
-          const std::string entry = ">" + k.at("label").get<std::string>() + " (" + k.at("count").dump() + ", ";
+          std::string entry = ">";  // appended: GCC 12 warns (-Wrestrict, a false positive) on ">" + string
+          entry += k.at("label").get<std::string>() + " (" + k.at("count").dump() + ", ";
           EXPECT_NE(text.find(entry), std::string::npos) << entry;
         }
       } else {
@@ -529,7 +531,8 @@ TEST(Cli, JsonErrorsAreJsonObjectsOnStdout) {
         "bench potrf -n x --json", "bench potrf --devices '' --json", "bench --json", "info --bogus --json",
         "bench potrf -n 200 --json --trace /nonexistent-hetla-dir/t.svg", "bench potrf -n 10000000 --json",
         "bench potrf --devices nosuchdevice --json", "version --json", "bench potrf -n abc --json",
-        "bench potrf --devices emu:speed=3 --json", "tune --devices cpu,,emu --json"}) {
+        "bench potrf --devices emu:speed=3 --json", "tune --devices cpu,,emu --json", "tune --nb 1 --json",
+        "demo --bogus --json", "simulate potrf -n -5 --json", "bench potrf --calls 0 --json"}) {
     auto r = run(args);
     EXPECT_NE(r.rc, 0) << "hetla " << args;
     const auto out = lines(r.out);
@@ -600,6 +603,51 @@ TEST(Cli, TerminalGetsProgress) {
   EXPECT_NE(r.out.find("\rhetla bench potrf: n=200 precision d 1/2"), std::string::npos) << r.out;
   auto quiet = run_shell("script -qc \"'" + std::string(HETLA_CLI_PATH) + "' bench potrf -n 200,300 --quiet\" /dev/null");
   EXPECT_EQ(quiet.out.find("hetla bench potrf: n="), std::string::npos) << quiet.out;
+}
+
+/// Runs `hetla ARGS` with a terminal for stdout and stderr (script(1)); the
+/// exit status is the command's.
+Result run_on_terminal(const std::string& args) {
+  return run_shell("script -qec \"'" + std::string(HETLA_CLI_PATH) + "' " + args + "\" /dev/null");
+}
+
+/// The times of the progress lines "\r<prefix>...  T s" in `out`, in order.
+std::vector<double> progress_times(const std::string& out, const std::string& prefix) {
+  std::vector<double> times;
+  for (std::size_t p = out.find("\r" + prefix); p != std::string::npos; p = out.find("\r" + prefix, p + 1)) {
+    const std::size_t end = out.find(" s", out.find("  ", p + 1 + prefix.size()));
+    const std::size_t start = out.rfind(' ', end - 1);
+    if (end == std::string::npos || start == std::string::npos || start < p) continue;
+    times.push_back(std::stod(out.substr(start + 1, end - start - 1)));
+  }
+  return times;
+}
+
+// One long configuration still moves the time on its progress line (a
+// ticker redraws it ~4 times a second); the line is gone before the results.
+TEST(Cli, TerminalProgressTicksInsideOneLongRun) {
+  if (std::system("script -qec true /dev/null >/dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1)";
+  const double t0 = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  auto r = run_on_terminal("bench potrf -n 1500 --repeat 15 --check");
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count() - t0;
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  const auto times = progress_times(r.out, "hetla bench potrf: n=1500 precision d, best of 15");
+  ASSERT_FALSE(times.empty()) << r.out;
+  if (wall > 1.5) {  // the configuration lasted over a second: several redraws, later times
+    EXPECT_GE(times.size(), 3u) << r.out;
+    EXPECT_GT(times.back(), times.front()) << r.out;
+  }
+  EXPECT_NE(r.out.find("  yes  "), std::string::npos) << r.out;  // the table's residual check
+  // demo: each step stays on its own line with its time
+  auto d = run_on_terminal("demo -n 500 --nrhs 2");
+  ASSERT_EQ(d.rc, 0) << d.out << d.err;
+  EXPECT_NE(d.out.find("[2/3] hetla posv n=500, then its residual ..."), std::string::npos) << d.out;
+  EXPECT_NE(d.out.find("PASSED"), std::string::npos) << d.out;
+  // an error after the line was drawn: the ticker is joined, the usage error reported
+  auto e = run_on_terminal("bench potrf -n 200 --devices cuda:7");
+  EXPECT_EQ(e.rc, 2) << e.out << e.err;
+  EXPECT_NE(e.out.find("--devices"), std::string::npos) << e.out;
+  EXPECT_EQ(e.out.find("terminate"), std::string::npos) << e.out;
 }
 
 // --energy: joules per counter where readable, else null with the reason
@@ -674,6 +722,20 @@ TEST(Cli, CommandHelpShowsOptionsAndDefaults) {
       {"bench", "--degree", "[default: 10]"},
       {"bench", "--check", "residual"},
       {"bench", "--quiet", "progress"},
+      {"tune", "--devices", "[default: cpu]"},
+      {"tune", "--nb", "[default: 256]"},
+      {"tune", "--repeat", "[default: 5; --split: 3; --tiles: 2; --crossover: 3]"},
+      {"tune", "-n", "[default: 1000,2000,4000; --tiles: 1000,2000,4000,8000; --crossover: 24 to 512]"},
+      {"tune", "--precisions", "[default: d; --crossover: sdcz]"},
+      {"tune", "--crossover", "crossovers"},
+      {"tune", "--dry-run", "no file"},
+      {"demo", "-n", "[default: calibrated]"},
+      {"demo", "--nrhs", "[default: 100]"},
+      {"demo", "--quiet", "step"},
+      {"info", "--json", "JSON"},
+      {"simulate", "--nb", "[default: 512]"},
+      {"simulate", "--schedule", "[default: dynamic]"},
+      {"simulate", "--devices", "[default: cpu]"},
   };
   std::map<std::string, std::string> help;
   for (const Expect& e : expects) {
@@ -691,6 +753,13 @@ TEST(Cli, CommandHelpShowsOptionsAndDefaults) {
   // -h is --help; help after other arguments too
   EXPECT_EQ(run("bench -h").out, help["bench"]);
   EXPECT_EQ(run("bench potrf -n 100 --help").out, help["bench"]);
+  EXPECT_EQ(run("tune --split -h").out, help["tune"]);
+  EXPECT_EQ(run("demo -n 100 --help").out, help["demo"]);
+  // --calls/--batch have their own help
+  auto calls = run("bench potrf --calls 10 --help");
+  EXPECT_EQ(calls.rc, 0) << calls.err;
+  EXPECT_NE(help_entry(calls.out, "--threads").find("[default: 1]"), std::string::npos) << calls.out;
+  EXPECT_NE(help_entry(calls.out, "--repeat").find("[default: 3]"), std::string::npos) << calls.out;
 }
 
 // A value a command rejects: exit status 2, a message naming the option,
@@ -717,6 +786,24 @@ TEST(Cli, InvalidValuesNameTheOption) {
       {"bench nosuchroutine", "'nosuchroutine' is not"},
       {"bench potrf --nrhs 2", "option --nrhs does not apply to potrf"},
       {"bench runtime --devices cpu", "option --devices does not apply to runtime"},
+      {"bench potrf --calls 0", "--calls: 0 is out of range"},
+      {"bench potrf --calls 5 --nb 64", "option --nb does not apply to --calls/--batch"},
+      {"bench potrf --calls 5 --precision q", "--precision: 'q'"},
+      {"bench gemm --batch 5", "'gemm' is not potrf, getrf or geqrf"},
+      {"tune --nb 8", "--nb: 8 is out of range"},
+      {"tune --repeat 0", "--repeat: 0 is out of range"},
+      {"tune --precisions dq", "--precisions: 'dq' is not a list of s, d, c, z letters"},
+      {"tune --tiles -n 0", "-n: 0 is out of range"},
+      {"tune --split=yes", "--split takes no value"},
+      {"tune --devices", "--devices needs a value"},
+      {"demo -n x", "-n: 'x' is not an integer"},
+      {"demo --nrhs 0", "--nrhs: 0 is out of range"},
+      {"demo --quiet=1", "--quiet takes no value"},
+      {"demo extra", "not expected: extra"},
+      {"info --json=1", "--json takes no value"},
+      {"simulate potrf -n 0 --machine this", "-n: 0 is out of range"},
+      {"simulate potrf -n 10 --schedule fast", "--schedule: 'fast'"},
+      {"simulate gemm -n 10", "'gemm' is not potrf"},
   };
   for (const auto& [args, message] : cases) {
     auto r = run(args);
@@ -750,7 +837,8 @@ TEST(Cli, JsonErrorCarriesTheMessageAndExitStatus) {
 
 TEST(Cli, UsageErrorsExitWith2) {
   for (const char* args :
-       {"", "frobnicate", "bench", "bench nosuchroutine", "bench potrf --bogus", "bench potrf -n", "bench potrf -n x",
+       {"tune --bogus", "tune -n x --split", "demo -n 0", "simulate --bogus", "bench potrf --calls 5 --batch 5",
+        "bench potrf --batch 5 --threads 2", "", "frobnicate", "bench", "bench nosuchroutine", "bench potrf --bogus", "bench potrf -n", "bench potrf -n x",
         "bench potrf -n 0", "bench potrf -n 100,-5", "bench potrf --precision q", "bench potrf --uplo X",
         "bench potrf --nrhs 3", "bench potrf --check=yes", "bench runtime --precision d", "bench potrf extra arg",
         "bench posv --repeat 0", "info --bogus", "demo --bogus", "version extra", "bench potrf --trace t.txt",

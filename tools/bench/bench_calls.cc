@@ -7,6 +7,7 @@
 #include "bench/calls.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <atomic>
 #include <cstring>
 #include <limits>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "bench/common.hpp"
+#include "options.hpp"
 #include "hetla/batch.hpp"
 #include "hetla/linalg.hpp"
 #include "hetla/lu.hpp"
@@ -229,39 +231,42 @@ template <typename T> Record batched(const CallArgs& a, char p, int64_t n) {
   return rec;
 }
 
-CallArgs parse(int argc, char** argv, int first) {
-  CallArgs a;
-  ArgReader in(argc, argv, first);
-  while (!in.done()) {
-    const std::string_view opt = in.next();
-    if (opt == "--sizes" || opt == "-n") a.sizes = parse_int_list(in.value(opt), opt, 1, 100000);
-    else if (opt == "--calls") a.calls = parse_int(in.value(opt), opt, 1, int64_t(1) << 40);
-    else if (opt == "--threads" || opt == "-t") a.threads = static_cast<int>(parse_int(in.value(opt), opt, 1, 1024));
-    else if (opt == "--batch") a.batch = parse_int(in.value(opt), opt, 1, int64_t(1) << 31);
-    else if (opt == "--repeat" || opt == "-r") a.repeat = static_cast<int>(parse_int(in.value(opt), opt, 1, 1000));
-    else if (opt == "--precision") {
-      a.precisions.clear();
-      for (auto s : split(in.value(opt), ','))
-        if (s.size() != 1 || !std::strchr("sdcz", s[0])) throw UsageError("--precision: s, d, c or z");
-        else a.precisions.push_back(s[0]);
-    } else if (opt == "--baseline") {
-      in.no_value(opt);
-      a.baseline = true;
-    } else if (opt == "--json") {
-      in.no_value(opt);
-      a.json = true;
-    } else if (!opt.empty() && opt[0] != '-' && a.routine.empty()) {
-      a.routine = std::string(opt);
-    } else {
-      throw UsageError("option " + std::string(opt) + " does not apply to --calls/--batch");
-    }
+/// `hetla bench ROUTINE --calls C | --batch B` options: one line each.
+/// Returns false when --help was asked.
+bool parse(int argc, char** argv, int first, CallArgs& a) {
+  std::string sizes, precisions = "d";
+  CLI::App app("The cost of many small calls: per-call microseconds of hetla (the C++ API) and,\n"
+               "with --baseline, the vendor (--calls C); the throughput of T threads calling at\n"
+               "once against one (--calls C --threads T); a batched call (hetla::batch) against\n"
+               "a loop of vendor calls (--batch B).",
+               "hetla bench");
+  setup_command(app, "ROUTINE --calls C [--sizes N[,N...]] [--threads T] [--baseline] [--json]\n"
+                     "       hetla bench ROUTINE --batch B [-n N[,N...]] [--baseline] [--json]",
+                "Exit status: 0 success; 1 a call reported info != 0; 2 usage error.");
+  app.add_option("ROUTINE", a.routine, "potrf, getrf or geqrf")->check(one_of({"potrf", "getrf", "geqrf"}));
+  CLI::Option* sizes_option = app.add_option("--sizes,-n", sizes, "matrix orders, one result line each")->option_text("N[,N...]")->check(integer_list(1, 100000))->default_str("4,8,16,32,64,128; --batch: 32");
+  app.add_option("--calls", a.calls, "calls per measurement")->option_text("C")->transform(integer(1, int64_t(1) << 40));
+  app.add_option("--threads,-t", a.threads, "threads calling at once (--calls)")->option_text("T")->transform(integer(1, 1024))->capture_default_str();
+  app.add_option("--batch", a.batch, "matrices in one batched call")->option_text("B")->transform(integer(1, int64_t(1) << 31));
+  app.add_option("--repeat,-r", a.repeat, "measurements; the best is reported")->option_text("R")->transform(integer(1, 1000))->capture_default_str();
+  app.add_option("--precision,-p", precisions, "s, d, c or z; several: one result per precision")->option_text("P[,P...]")->check(list_of({"s", "d", "c", "z"}))->capture_default_str();
+  app.add_flag("--baseline", a.baseline, "also time the vendor");
+  app.add_flag("--json", a.json, "one JSON object per line instead of a table");
+  app.allow_extras();  // an option of plain bench: named in the message below
+  if (!parse_command(app, argc, argv, first)) return false;
+  if (!app.remaining().empty()) {
+    const std::string extra = app.remaining().front();
+    throw UsageError(extra[0] == '-' ? "option " + extra + " does not apply to --calls/--batch"
+                                     : "unexpected argument '" + extra + "'");
   }
   if (a.routine.empty()) throw UsageError("missing ROUTINE (potrf, getrf or geqrf)");
-  kind_of(a.routine);
   if (a.calls > 0 && a.batch > 0) throw UsageError("--calls and --batch measure different things: give one");
   if (a.batch > 0 && a.threads != 1) throw UsageError("--threads does not apply to --batch");
-  if (a.sizes.empty()) a.sizes = a.batch > 0 ? std::vector<int64_t>{32} : std::vector<int64_t>{4, 8, 16, 32, 64, 128};
-  return a;
+  a.precisions.clear();
+  for (auto p : split(precisions, ',')) a.precisions.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(p[0]))));
+  if (sizes_option->count() > 0) a.sizes = parse_int_list(sizes, "--sizes", 1, 100000);
+  else a.sizes = a.batch > 0 ? std::vector<int64_t>{32} : std::vector<int64_t>{4, 8, 16, 32, 64, 128};
+  return true;
 }
 
 }  // namespace
@@ -273,7 +278,8 @@ bool is_call_bench(int argc, char** argv, int first) {
 }
 
 int cmd_bench_calls(int argc, char** argv, int first) {
-  const CallArgs a = parse(argc, argv, first);
+  CallArgs a;
+  if (!parse(argc, argv, first, a)) return kExitOk;
   RecordPrinter out(a.json);
   bool failed = false;
   for (char p : a.precisions)
