@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config git time   # time: start-up check of the install test
   libopenblas-pthread-dev liblapacke-dev   # host BLAS/LAPACK (pthread OpenBLAS) + LAPACKE
+  libopenblas64-0-pthread                  # ILP64 OpenBLAS: vendor of libhetla_lapack's _64_ names (run time)
   libhwloc-dev                             # topology and thread pinning
   ocl-icd-opencl-dev opencl-headers libclblast-dev   # OpenCL backend (CLBlast)
   pocl-opencl-icd                          # an OpenCL device on any CPU (tests, demos)

@@ -10,6 +10,7 @@
 #include "devices/plugin.hpp"
 #include "devices/spec.hpp"
 #include "tune/calibrate.hpp"
+#include "tune/crossover.hpp"
 #include "tune/tuned_tiles.hpp"
 #include "util/blas_threads.hpp"
 #include "util/hwloc_topology.hpp"
@@ -42,6 +43,7 @@ int cmd_info(int argc, char** argv, int first) {
   const std::string blas = util::blas_vendor();
   const auto found = dev::probe_devices();
   const tune::TuningStatus tuning = tune::tuning_status();
+  const tune::CrossoverStatus crossovers = tune::crossover_status();
   std::vector<tune::Rate> rates;
   try {
     rates = tune::load(tune::weights_path());
@@ -85,6 +87,11 @@ int cmd_info(int argc, char** argv, int first) {
       plugins.push_back({{"kind", p.kind}, {"loaded", p.loaded}, {"path", p.path}, {"reason", p.reason}});
     r.add("devices", RawJson{list}).add("plugins", RawJson{plugins}).add("weights_file", tune::weights_path());
     r.add("tuning", RawJson{Json{{"file", tuning.path}, {"state", tuning.state}, {"entries", tuning.entries}}});
+    Json in_force = Json::array();
+    for (const auto& e : crossovers.entries)
+      in_force.push_back({{"routine", e.name}, {"n", e.n}, {"source", tune::source_name(e.source)}});
+    r.add("crossovers",
+          RawJson{Json{{"file", crossovers.path}, {"state", crossovers.state}, {"in_force", std::move(in_force)}}});
     RecordPrinter(true).print(r);
     return kExitOk;
   }
@@ -117,6 +124,18 @@ int cmd_info(int argc, char** argv, int first) {
   if (tuning.state == "in use") std::printf(" (%zu tuned sizes; hetla tune --tiles)", tuning.entries);
   else if (tuning.state == "absent") std::printf(" (built-in tile sizes; hetla tune --tiles measures them)");
   std::printf("\n");
+  // One line per routine: "potrf  s 160 built-in, d 128 tuned, ..." (four precisions in order).
+  std::printf("crossovers: %s: %s%s\n", crossovers.path.c_str(), crossovers.state.c_str(),
+              crossovers.state == "absent" ? " (built-in; hetla tune --crossover measures them)" : "");
+  for (std::size_t i = 0; i + 3 < crossovers.entries.size(); i += 4) {
+    std::string line;
+    for (std::size_t p = i; p < i + 4; ++p) {
+      const auto& e = crossovers.entries[p];
+      if (p > i) line += ", ";
+      line.append(e.name, 0, 1).append(" ").append(std::to_string(e.n)).append(" ").append(tune::source_name(e.source));
+    }
+    std::printf("  %-6s %s\n", crossovers.entries[i].name.substr(1).c_str(), line.c_str());
+  }
   return kExitOk;
 }
 

@@ -16,8 +16,10 @@
 #include "context/context.hpp"
 #include "runtime/runtime.hpp"
 #include "tune/calibrate.hpp"
+#include "tune/crossover_table.hpp"
 #include "tune/split_model.hpp"
 #include "tune/tile_table.hpp"
+#include "tune_crossover.hpp"
 #include "tune_tiles.hpp"
 
 namespace hetla::cli {
@@ -119,8 +121,8 @@ int cmd_tune(int argc, char** argv, int first) {
   bool json = false, dry = false, split = false, quiet = false;
   std::vector<int64_t> sizes = {1000, 2000, 4000};
   std::string sizes_text;
-  bool tiles = false, quick = false;
-  std::string precisions = "d";
+  bool tiles = false, quick = false, crossover = false;
+  std::string precisions;
   CLI::App app("Measures gemm, herk, trsm, potrf and trmm at tile size NB in double precision on\n"
                "every device of SPEC, taking the median of R runs per kernel, and merges the\n"
                "rates into " + tune::weights_path() + "\n"
@@ -135,14 +137,25 @@ int cmd_tune(int argc, char** argv, int first) {
                "--tiles searches the tile size of potrf (also used by gemm, trsm, herk), getrf\n"
                "and geqrf on SPEC at each size N in the precisions of --precisions, best of R\n"
                "runs per point, and stores the fastest in " + tune::tiles_path() + "\n"
-               "($HETLA_TUNING); the library then uses it by default. --quick: --tiles at\n"
-               "N = 1000,2000,4000, double (about a minute on 2 cores).",
+               "($HETLA_TUNING); the library then uses it by default.\n"
+               "\n"
+               "--crossover times one potrf, getrf and geqrf call on the vendor in the calling\n"
+               "thread and on hetla's tile path, alternately, at each size N in the precisions of\n"
+               "--precisions, best of R loops, and stores per routine and precision the first size\n"
+               "from which the tile path wins at two sizes in a row in " + tune::crossover_path() + "\n"
+               "(beside the tile sizes); below it a call runs the vendor inline (the C++/C API and\n"
+               "the LAPACK names; posv, gesv, gels follow their factorization). The\n"
+               "HETLA_LAPACK_CROSSOVER* variables still win; hetla info shows those in force.\n"
+               "\n"
+               "--quick: --tiles at N = 1000,2000,4000, double, then --crossover (about a minute\n"
+               "and a half on 2 cores).",
                "hetla tune");
   setup_command(app,
                 "[--devices SPEC] [--nb NB] [--repeat R] [--json] [--dry-run] [--quiet]\n"
                 "       hetla tune --split [--devices SPEC] [-n N[,N...]] [--repeat R] [--json] [--dry-run] [--quiet]\n"
                 "       hetla tune --tiles|--quick [--devices SPEC] [-n N[,N...]] [--precisions sdcz] [--repeat R]\n"
-                "                  [--json] [--dry-run] [--quiet]",
+                "                  [--json] [--dry-run] [--quiet]\n"
+                "       hetla tune --crossover [-n N[,N...]] [--precisions sdcz] [--repeat R] [--json] [--dry-run] [--quiet]",
                 "Progress is shown on stderr when it is a terminal; --quiet silences it.\n"
                 "Exit status: 0 success, 1 a measurement failed, 2 usage error.");
   app.add_option("--devices", devices, "devices to measure (see hetla bench --help)")
@@ -150,29 +163,40 @@ int cmd_tune(int argc, char** argv, int first) {
   app.add_option("--nb", nb, "tile size of the kernel measurements")
       ->option_text("NB")->transform(integer(16, 4096))->capture_default_str();
   CLI::Option* repeat = app.add_option("--repeat", reps, "runs per kernel (median), refinement rounds per N (--split)\nor runs per point (--tiles, best)")
-      ->option_text("R")->transform(integer(1, 100))->default_str("5; --split: 3; --tiles: 2");
+      ->option_text("R")->transform(integer(1, 100))->default_str("5; --split: 3; --tiles: 2; --crossover: 3");
   app.add_flag("--split", split, "learn the GEMM split instead of the kernel rates");
   app.add_flag("--tiles", tiles, "search the tile sizes instead of the kernel rates");
-  app.add_flag("--quick", quick, "--tiles at N = 1000,2000,4000, double");
-  CLI::Option* n_option = app.add_option("-n", sizes_text, "with --split or --tiles: the orders to tune at")
-      ->option_text("N[,N...]")->check(integer_list(1, 100000))->default_str("1000,2000,4000; --tiles: 1000,2000,4000,8000");
-  app.add_option("--precisions", precisions, "with --tiles: the precisions to tune (letters of sdcz)")
-      ->option_text("P")->check(precision_letters())->capture_default_str();
+  app.add_flag("--crossover", crossover, "measure the vendor/tile-path crossovers instead of the kernel rates");
+  app.add_flag("--quick", quick, "--tiles at N = 1000,2000,4000, double, then --crossover");
+  CLI::Option* n_option = app.add_option("-n", sizes_text, "with --split, --tiles or --crossover: the orders to tune at")
+      ->option_text("N[,N...]")->check(integer_list(1, 100000))->default_str("1000,2000,4000; --tiles: 1000,2000,4000,8000; --crossover: 24 to 512");
+  app.add_option("--precisions", precisions, "with --tiles or --crossover: the precisions to tune (letters of sdcz)")
+      ->option_text("P")->check(precision_letters())->default_str("d; --crossover: sdcz");
   app.add_flag("--json", json, "one JSON object per line instead of a table; the file is still written");
   app.add_flag("--dry-run", dry, "measure and print, but write no file");
   app.add_flag("--quiet,-q", quiet, "no progress line (shown on stderr only when it is a terminal)");
   if (!parse_command(app, argc, argv, first)) return kExitOk;
   const bool reps_given = repeat->count() > 0, sizes_given = n_option->count() > 0;
   if (sizes_given) sizes = parse_int_list(sizes_text, "-n", 1, 100000);
-  if (quick) tiles = true;
+  if (tiles && crossover && !quick)
+    throw UsageError("tune: --tiles and --crossover take different sizes: run them one at a time");
+  if (quick) tiles = crossover = true;
   if (tiles) {
     TileSearch ts = quick ? quick_tile_search() : TileSearch{};
     ts.devices = devices;
     if (sizes_given) ts.sizes = sizes;
-    if (!quick) ts.precisions = precisions;
+    if (!quick && !precisions.empty()) ts.precisions = precisions;
     if (reps_given) ts.repeat = static_cast<int>(reps);
     ts.json = json, ts.dry = dry, ts.quiet = quiet;
-    return tune_tiles(ts);
+    if (const int rc = tune_tiles(ts); rc != kExitOk || !crossover) return rc;
+  }
+  if (crossover) {
+    CrossoverSearch cs;
+    if (sizes_given && !quick) cs.sizes = sizes;
+    if (!precisions.empty() && !quick) cs.precisions = precisions;
+    if (reps_given) cs.repeat = static_cast<int>(reps);
+    cs.json = json, cs.dry = dry, cs.quiet = quiet;
+    return tune_crossover(cs);
   }
   if (split) return tune_split(devices, sizes, reps_given ? static_cast<int>(reps) : 3, json, dry, quiet);
   dev::DeviceSet set;

@@ -8,14 +8,14 @@
 namespace hetla::lapack {
 namespace {
 
-template <typename T>
-void gemm(const char* ta, const char* tb, const int* m, const int* n, const int* k, const T* alpha, const T* a,
-          const int* lda, const T* b, const int* ldb, const T* beta, T* c, const int* ldc) {
-  using Fn = void(const char*, const char*, const int*, const int*, const int*, const T*, const T*, const int*,
-                  const T*, const int*, const T*, T*, const int*, flen, flen);
-  static Fn* const vendor = vendor_function<Fn>(fortran_name<T>("gemm"));
-  const int M = *m, N = *n, K = *k;
-  const int nrowa = lsame(ta, 'N') ? M : K, nrowb = lsame(tb, 'N') ? K : N;
+template <typename T, typename I>
+void gemm(const char* ta, const char* tb, const I* m, const I* n, const I* k, const T* alpha, const T* a, const I* lda,
+          const T* b, const I* ldb, const T* beta, T* c, const I* ldc) {
+  static const Vendor<void(const char*, const char*, const I*, const I*, const I*, const T*, const T*, const I*,
+                           const T*, const I*, const T*, T*, const I*, flen, flen)>
+      vendor(routine_name<T>("gemm"));
+  const I M = *m, N = *n, K = *k;
+  const I nrowa = lsame(ta, 'N') ? M : K, nrowb = lsame(tb, 'N') ? K : N;
   int pos = 0;
   if (!is_trans(ta)) pos = 1;
   else if (!is_trans(tb)) pos = 2;
@@ -25,20 +25,22 @@ void gemm(const char* ta, const char* tb, const int* m, const int* n, const int*
   else if (*lda < max1(nrowa)) pos = 8;
   else if (*ldb < max1(nrowb)) pos = 10;
   else if (*ldc < max1(M)) pos = 13;
-  if (pos) return report<T>("gemm", pos);
-  if (*alpha == T(0) || !to_hetla<T>(Routine::Gemm, product(M, N, K)))
-    return vendor_call(vendor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, flen{1}, flen{1});
-  run_hetla<T>("gemm", nullptr,
-               [&] { hetla::gemm<T>(to_op<T>(ta), to_op<T>(tb), M, N, K, *alpha, a, *lda, b, *ldb, *beta, c, *ldc); });
+  if (pos) return report<T, I>("gemm", pos);
+  if ((*alpha == T(0) || !to_hetla<T>(Routine::Gemm, product(M, N, K))) &&
+      vendor(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, flen{1}, flen{1}))
+    return;
+  run_hetla<T, I>("gemm", nullptr, [&] {
+    hetla::gemm<T>(to_op<T>(ta), to_op<T>(tb), M, N, K, *alpha, a, *lda, b, *ldb, *beta, c, *ldc);
+  });
 }
 
-template <typename T>
-void trsm(const char* side, const char* uplo, const char* ta, const char* diag, const int* m, const int* n,
-          const T* alpha, const T* a, const int* lda, T* b, const int* ldb) {
-  using Fn = void(const char*, const char*, const char*, const char*, const int*, const int*, const T*, const T*,
-                  const int*, T*, const int*, flen, flen, flen, flen);
-  static Fn* const vendor = vendor_function<Fn>(fortran_name<T>("trsm"));
-  const int M = *m, N = *n;
+template <typename T, typename I>
+void trsm(const char* side, const char* uplo, const char* ta, const char* diag, const I* m, const I* n, const T* alpha,
+          const T* a, const I* lda, T* b, const I* ldb) {
+  static const Vendor<void(const char*, const char*, const char*, const char*, const I*, const I*, const T*, const T*,
+                           const I*, T*, const I*, flen, flen, flen, flen)>
+      vendor(routine_name<T>("trsm"));
+  const I M = *m, N = *n;
   const bool left = lsame(side, 'L');
   int pos = 0;
   if (!left && !lsame(side, 'R')) pos = 1;
@@ -49,24 +51,25 @@ void trsm(const char* side, const char* uplo, const char* ta, const char* diag, 
   else if (N < 0) pos = 6;
   else if (*lda < max1(left ? M : N)) pos = 9;
   else if (*ldb < max1(M)) pos = 11;
-  if (pos) return report<T>("trsm", pos);
-  if (*alpha == T(0) || !to_hetla<T>(Routine::Trsm, left ? product(M, M, N) : product(M, N, N)))
-    return vendor_call(vendor, side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb, flen{1}, flen{1}, flen{1}, flen{1});
-  run_hetla<T>("trsm", nullptr, [&] {
+  if (pos) return report<T, I>("trsm", pos);
+  if ((*alpha == T(0) || !to_hetla<T>(Routine::Trsm, left ? product(M, M, N) : product(M, N, N))) &&
+      vendor(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb, flen{1}, flen{1}, flen{1}, flen{1}))
+    return;
+  run_hetla<T, I>("trsm", nullptr, [&] {
     hetla::trsm<T>(to_side(side), to_uplo(uplo), to_op<T>(ta), to_diag(diag), M, N, *alpha, a, *lda, b, *ldb);
   });
 }
 
 /// syrk (conj = false) and herk (conj = true): the same checks but for the
 /// transposes taken (syrk: N, T and, for real types, C; herk: N, C).
-template <typename T, bool conj, typename S>
-void rank_k(const char* uplo, const char* trans, const int* n, const int* k, const S* alpha, const T* a, const int* lda,
-            const S* beta, T* c, const int* ldc) {
-  using Fn = void(const char*, const char*, const int*, const int*, const S*, const T*, const int*, const S*, T*,
-                  const int*, flen, flen);
+template <typename T, bool conj, typename S, typename I>
+void rank_k(const char* uplo, const char* trans, const I* n, const I* k, const S* alpha, const T* a, const I* lda,
+            const S* beta, T* c, const I* ldc) {
   const char* base = conj ? "herk" : "syrk";
-  static Fn* const vendor = vendor_function<Fn>(fortran_name<T>(base));
-  const int N = *n, K = *k;
+  static const Vendor<void(const char*, const char*, const I*, const I*, const S*, const T*, const I*, const S*, T*,
+                           const I*, flen, flen)>
+      vendor(routine_name<T>(base));
+  const I N = *n, K = *k;
   const bool trans_ok =
       lsame(trans, 'N') || (conj ? lsame(trans, 'C') : lsame(trans, 'T') || (!is_complex_v<T> && lsame(trans, 'C')));
   int pos = 0;
@@ -76,10 +79,11 @@ void rank_k(const char* uplo, const char* trans, const int* n, const int* k, con
   else if (K < 0) pos = 4;
   else if (*lda < max1(lsame(trans, 'N') ? N : K)) pos = 7;
   else if (*ldc < max1(N)) pos = 10;
-  if (pos) return report<T>(base, pos);
-  if (*alpha == S(0) || !to_hetla<T>(conj ? Routine::Herk : Routine::Syrk, product(N, N, K)))
-    return vendor_call(vendor, uplo, trans, n, k, alpha, a, lda, beta, c, ldc, flen{1}, flen{1});
-  run_hetla<T>(base, nullptr, [&] {
+  if (pos) return report<T, I>(base, pos);
+  if ((*alpha == S(0) || !to_hetla<T>(conj ? Routine::Herk : Routine::Syrk, product(N, N, K))) &&
+      vendor(uplo, trans, n, k, alpha, a, lda, beta, c, ldc, flen{1}, flen{1}))
+    return;
+  run_hetla<T, I>(base, nullptr, [&] {
     if constexpr (conj) hetla::herk<T>(to_uplo(uplo), to_op<T>(trans), N, K, *alpha, a, *lda, *beta, c, *ldc);
     else hetla::syrk<T>(to_uplo(uplo), to_op<T>(trans), N, K, *alpha, a, *lda, *beta, c, *ldc);
   });
@@ -90,31 +94,32 @@ void rank_k(const char* uplo, const char* trans, const int* n, const int* k, con
 
 using hetla::lapack::flen;
 
-#define HETLA_EXPORT_BLAS3(p, T)                                                                                     \
-  HETLA_LAPACK_EXPORT void p##gemm_(const char* ta, const char* tb, const int* m, const int* n, const int* k,        \
-                                    const T* alpha, const T* a, const int* lda, const T* b, const int* ldb,          \
-                                    const T* beta, T* c, const int* ldc, flen, flen) {                               \
-    HETLA_LAPACK_CHECK_LETTER(p, T);                                                                                 \
-    hetla::lapack::gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);                                       \
-  }                                                                                                                  \
-  HETLA_LAPACK_EXPORT void p##trsm_(const char* side, const char* uplo, const char* ta, const char* diag,            \
-                                    const int* m, const int* n, const T* alpha, const T* a, const int* lda, T* b,    \
-                                    const int* ldb, flen, flen, flen, flen) {                                        \
-    hetla::lapack::trsm(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb);                                          \
-  }                                                                                                                  \
-  HETLA_LAPACK_EXPORT void p##syrk_(const char* uplo, const char* trans, const int* n, const int* k, const T* alpha, \
-                                    const T* a, const int* lda, const T* beta, T* c, const int* ldc, flen, flen) {   \
-    hetla::lapack::rank_k<T, false>(uplo, trans, n, k, alpha, a, lda, beta, c, ldc);                                 \
+#define HETLA_EXPORT_BLAS3(p, T, I, suffix)                                                                        \
+  HETLA_LAPACK_EXPORT void p##gemm##suffix(const char* ta, const char* tb, const I* m, const I* n, const I* k,     \
+                                           const T* alpha, const T* a, const I* lda, const T* b, const I* ldb,     \
+                                           const T* beta, T* c, const I* ldc, flen, flen) {                        \
+    HETLA_LAPACK_CHECK_LETTER(p, T);                                                                               \
+    hetla::lapack::gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);                                     \
+  }                                                                                                                \
+  HETLA_LAPACK_EXPORT void p##trsm##suffix(const char* side, const char* uplo, const char* ta, const char* diag,   \
+                                           const I* m, const I* n, const T* alpha, const T* a, const I* lda, T* b, \
+                                           const I* ldb, flen, flen, flen, flen) {                                 \
+    hetla::lapack::trsm(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb);                                        \
+  }                                                                                                                \
+  HETLA_LAPACK_EXPORT void p##syrk##suffix(const char* uplo, const char* trans, const I* n, const I* k,            \
+                                           const T* alpha, const T* a, const I* lda, const T* beta, T* c,          \
+                                           const I* ldc, flen, flen) {                                             \
+    hetla::lapack::rank_k<T, false>(uplo, trans, n, k, alpha, a, lda, beta, c, ldc);                               \
   }
 HETLA_LAPACK_FOR_EACH_PRECISION(HETLA_EXPORT_BLAS3)
 #undef HETLA_EXPORT_BLAS3
 
-#define HETLA_EXPORT_HERK(p, T)                                                                       \
-  HETLA_LAPACK_EXPORT void p##herk_(const char* uplo, const char* trans, const int* n, const int* k,  \
-                                    const hetla::real_t<T>* alpha, const T* a, const int* lda,        \
-                                    const hetla::real_t<T>* beta, T* c, const int* ldc, flen, flen) { \
-    HETLA_LAPACK_CHECK_LETTER(p, T);                                                                  \
-    hetla::lapack::rank_k<T, true>(uplo, trans, n, k, alpha, a, lda, beta, c, ldc);                   \
+#define HETLA_EXPORT_HERK(p, T, I, suffix)                                                                 \
+  HETLA_LAPACK_EXPORT void p##herk##suffix(const char* uplo, const char* trans, const I* n, const I* k,    \
+                                           const hetla::real_t<T>* alpha, const T* a, const I* lda,        \
+                                           const hetla::real_t<T>* beta, T* c, const I* ldc, flen, flen) { \
+    HETLA_LAPACK_CHECK_LETTER(p, T);                                                                       \
+    hetla::lapack::rank_k<T, true>(uplo, trans, n, k, alpha, a, lda, beta, c, ldc);                        \
   }
 HETLA_LAPACK_FOR_EACH_COMPLEX(HETLA_EXPORT_HERK)
 #undef HETLA_EXPORT_HERK

@@ -8,7 +8,7 @@ namespace hetla::lapack {
 namespace {
 
 /// potrs' and posv's checks: the invalid argument's position, or 0.
-int check_solve(const char* uplo, int n, int nrhs, int lda, int ldb) {
+template <typename I> int check_solve(const char* uplo, I n, I nrhs, I lda, I ldb) {
   if (!is_uplo(uplo)) return 1;
   if (n < 0) return 2;
   if (nrhs < 0) return 3;
@@ -17,61 +17,60 @@ int check_solve(const char* uplo, int n, int nrhs, int lda, int ldb) {
   return 0;
 }
 
-template <typename T> void potrf(const char* uplo, const int* n, T* a, const int* lda, int* info) {
-  using Fn = void(const char*, const int*, T*, const int*, int*, flen);
-  static Fn* const vendor = vendor_function<Fn>(fortran_name<T>("potrf"));
-  const int N = *n;
+template <typename T, typename I> void potrf(const char* uplo, const I* n, T* a, const I* lda, I* info) {
+  static const Vendor<void(const char*, const I*, T*, const I*, I*, flen)> vendor(routine_name<T>("potrf"));
+  const I N = *n;
   int pos = 0;
   if (!is_uplo(uplo)) pos = 1;
   else if (N < 0) pos = 2;
   else if (*lda < max1(N)) pos = 4;
   if (pos) return report<T>("potrf", pos, info);
-  if (!to_hetla<T>(Routine::Potrf, product(N, N, N))) return vendor_call(vendor, uplo, n, a, lda, info, flen{1});
-  run_hetla<T>("potrf", info, [&] { *info = static_cast<int>(hetla::potrf<T>(to_uplo(uplo), N, a, *lda)); });
+  if (!to_hetla<T>(Routine::Potrf, product(N, N, N)) && vendor(uplo, n, a, lda, info, flen{1})) return;
+  run_hetla<T, I>("potrf", info, [&] { *info = static_cast<I>(hetla::potrf<T>(to_uplo(uplo), N, a, *lda)); });
 }
 
-template <typename T>
-void potrs(const char* uplo, const int* n, const int* nrhs, const T* a, const int* lda, T* b, const int* ldb,
-           int* info) {
-  using Fn = void(const char*, const int*, const int*, const T*, const int*, T*, const int*, int*, flen);
-  static Fn* const vendor = vendor_function<Fn>(fortran_name<T>("potrs"));
-  const int N = *n;
+template <typename T, typename I>
+void potrs(const char* uplo, const I* n, const I* nrhs, const T* a, const I* lda, T* b, const I* ldb, I* info) {
+  static const Vendor<void(const char*, const I*, const I*, const T*, const I*, T*, const I*, I*, flen)> vendor(
+      routine_name<T>("potrs"));
+  const I N = *n;
   if (const int pos = check_solve(uplo, N, *nrhs, *lda, *ldb)) return report<T>("potrs", pos, info);
-  if (!to_hetla<T>(Routine::Potrs, product(N, N, *nrhs)))
-    return vendor_call(vendor, uplo, n, nrhs, a, lda, b, ldb, info, flen{1});
-  run_hetla<T>("potrs", info, [&] {
+  if (!to_hetla<T>(Routine::Potrs, product(N, N, *nrhs)) && vendor(uplo, n, nrhs, a, lda, b, ldb, info, flen{1}))
+    return;
+  run_hetla<T, I>("potrs", info, [&] {
     hetla::potrs<T>(to_uplo(uplo), N, *nrhs, a, *lda, b, *ldb);
     *info = 0;
   });
 }
 
-template <typename T>
-void posv(const char* uplo, const int* n, const int* nrhs, T* a, const int* lda, T* b, const int* ldb, int* info) {
-  using Fn = void(const char*, const int*, const int*, T*, const int*, T*, const int*, int*, flen);
-  static Fn* const vendor = vendor_function<Fn>(fortran_name<T>("posv"));
-  const int N = *n;
+template <typename T, typename I>
+void posv(const char* uplo, const I* n, const I* nrhs, T* a, const I* lda, T* b, const I* ldb, I* info) {
+  static const Vendor<void(const char*, const I*, const I*, T*, const I*, T*, const I*, I*, flen)> vendor(
+      routine_name<T>("posv"));
+  const I N = *n;
   if (const int pos = check_solve(uplo, N, *nrhs, *lda, *ldb)) return report<T>("posv", pos, info);
-  if (!to_hetla<T>(Routine::Posv, product(N, N, std::max(N, *nrhs))) || *nrhs == 0)
-    return vendor_call(vendor, uplo, n, nrhs, a, lda, b, ldb, info, flen{1});
-  run_hetla<T>("posv", info,
-               [&] { *info = static_cast<int>(hetla::posv<T>(to_uplo(uplo), N, *nrhs, a, *lda, b, *ldb)); });
+  if ((!to_hetla<T>(Routine::Posv, product(N, N, std::max(N, *nrhs))) || *nrhs == 0) &&
+      vendor(uplo, n, nrhs, a, lda, b, ldb, info, flen{1}))
+    return;
+  run_hetla<T, I>("posv", info,
+                  [&] { *info = static_cast<I>(hetla::posv<T>(to_uplo(uplo), N, *nrhs, a, *lda, b, *ldb)); });
 }
 
 }  // namespace
 }  // namespace hetla::lapack
 
-#define HETLA_EXPORT_CHOLESKY(p, T)                                                                               \
-  HETLA_LAPACK_EXPORT void p##potrf_(const char* uplo, const int* n, T* a, const int* lda, int* info, flen) {     \
-    HETLA_LAPACK_CHECK_LETTER(p, T);                                                                              \
-    hetla::lapack::potrf(uplo, n, a, lda, info);                                                                  \
-  }                                                                                                               \
-  HETLA_LAPACK_EXPORT void p##potrs_(const char* uplo, const int* n, const int* nrhs, const T* a, const int* lda, \
-                                     T* b, const int* ldb, int* info, flen) {                                     \
-    hetla::lapack::potrs(uplo, n, nrhs, a, lda, b, ldb, info);                                                    \
-  }                                                                                                               \
-  HETLA_LAPACK_EXPORT void p##posv_(const char* uplo, const int* n, const int* nrhs, T* a, const int* lda, T* b,  \
-                                    const int* ldb, int* info, flen) {                                            \
-    hetla::lapack::posv(uplo, n, nrhs, a, lda, b, ldb, info);                                                     \
+#define HETLA_EXPORT_CHOLESKY(p, T, I, suffix)                                                                     \
+  HETLA_LAPACK_EXPORT void p##potrf##suffix(const char* uplo, const I* n, T* a, const I* lda, I* info, flen) {     \
+    HETLA_LAPACK_CHECK_LETTER(p, T);                                                                               \
+    hetla::lapack::potrf(uplo, n, a, lda, info);                                                                   \
+  }                                                                                                                \
+  HETLA_LAPACK_EXPORT void p##potrs##suffix(const char* uplo, const I* n, const I* nrhs, const T* a, const I* lda, \
+                                            T* b, const I* ldb, I* info, flen) {                                   \
+    hetla::lapack::potrs(uplo, n, nrhs, a, lda, b, ldb, info);                                                     \
+  }                                                                                                                \
+  HETLA_LAPACK_EXPORT void p##posv##suffix(const char* uplo, const I* n, const I* nrhs, T* a, const I* lda, T* b,  \
+                                           const I* ldb, I* info, flen) {                                          \
+    hetla::lapack::posv(uplo, n, nrhs, a, lda, b, ldb, info);                                                      \
   }
 using hetla::lapack::flen;
 HETLA_LAPACK_FOR_EACH_PRECISION(HETLA_EXPORT_CHOLESKY)

@@ -4,7 +4,11 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <string>
+
+#include "tune/crossover_table.hpp"
+#include "util/blas_threads.hpp"
 
 namespace hetla::tune {
 namespace {
@@ -72,9 +76,28 @@ int parse_env(const char* var) {
   return static_cast<int>(n);
 }
 
+/// The routines whose crossover a tuned entry sets: the factorization and
+/// the solver that is mostly that factorization.
+void tuned_routines(const std::string& routine, Routine out[2]) {
+  if (routine == "potrf") out[0] = Routine::Potrf, out[1] = Routine::Posv;
+  else if (routine == "getrf") out[0] = Routine::Getrf, out[1] = Routine::Gesv;
+  else out[0] = Routine::Geqrf, out[1] = Routine::Gels;
+}
+
 struct Table {
   std::atomic<int> n[kRoutines][4];
-  Table() {
+  std::atomic<int> source[kRoutines][4];
+  std::mutex m;  // guards path and state
+  std::string path, state;
+  Table() { load(); }
+  void set(int r, int p, int v, CrossoverSource s) {
+    n[r][p].store(v, std::memory_order_relaxed);
+    source[r][p].store(static_cast<int>(s), std::memory_order_relaxed);
+  }
+  void load() {
+    for (int r = 0; r < kRoutines; ++r)
+      for (int p = 0; p < 4; ++p) set(r, p, kEntries[r].defaults[p], CrossoverSource::BuiltIn);
+    load_tuned();
     const int all = parse_env("HETLA_LAPACK_CROSSOVER");
     for (int r = 0; r < kRoutines; ++r) {
       const int routine = parse_env(("HETLA_LAPACK_CROSSOVER_" + upper(kEntries[r].name)).c_str());
@@ -83,13 +106,41 @@ struct Table {
                                : parse_env(("HETLA_LAPACK_CROSSOVER_" + upper(kEntries[r].cname)).c_str());
       for (int p = 0; p < 4; ++p) {
         const std::string name = std::string(1, kLetters[p]) + (p < 2 ? kEntries[r].name : kEntries[r].cname);
-        int v = kEntries[r].defaults[p];
+        int v = -1;
         if (all >= 0) v = all;
         if (const int g = p < 2 ? routine : croutine; g >= 0) v = g;
         if (const int one = parse_env(("HETLA_LAPACK_CROSSOVER_" + upper(name)).c_str()); one >= 0) v = one;
-        n[r][p].store(v, std::memory_order_relaxed);
+        if (v >= 0) set(r, p, v, CrossoverSource::Environment);
       }
     }
+  }
+  // The tuned file, if measured with this BLAS; one warning when it cannot be used.
+  void load_tuned() {
+    std::lock_guard<std::mutex> lk(m);
+    path = crossover_path();
+    try {
+      const CrossoverTable t = load_crossovers(path);
+      if (t.blas.empty() && t.entries.empty()) {
+        state = "absent";
+        return;
+      }
+      const std::string blas = util::blas_vendor();
+      if (t.blas != blas) {
+        state =
+            "ignored: measured with " + t.blas + ", this process runs " + blas + " (run hetla tune --crossover again)";
+      } else {
+        for (const CrossoverEntry& e : t.entries) {
+          Routine rs[2];
+          tuned_routines(e.routine, rs);
+          const int p = static_cast<int>(std::string_view(kLetters).find(e.precision));
+          for (Routine r : rs) set(static_cast<int>(r), p, static_cast<int>(e.n), CrossoverSource::Tuned);
+        }
+        state = "in use";
+      }
+    } catch (const std::exception& e) {
+      state = std::string("ignored: ") + e.what();
+    }
+    if (state != "in use") std::fprintf(stderr, "hetla: tuned crossovers %s\n", state.c_str());
   }
 };
 Table& table() {
@@ -103,8 +154,36 @@ int crossover(Routine r, int p) noexcept { return table().n[static_cast<int>(r)]
 
 void set_crossover(Routine r, int p, int n) noexcept {
   for (int q = 0; q < 4; ++q)
-    if (p < 0 || p == q) table().n[static_cast<int>(r)][q].store(n, std::memory_order_relaxed);
+    if (p < 0 || p == q) table().set(static_cast<int>(r), q, n, CrossoverSource::Set);
 }
+
+const char* source_name(CrossoverSource s) noexcept {
+  switch (s) {
+    case CrossoverSource::BuiltIn: return "built-in";
+    case CrossoverSource::Tuned: return "tuned";
+    case CrossoverSource::Environment: return "environment";
+    case CrossoverSource::Set: return "set";
+  }
+  return "?";
+}
+
+CrossoverStatus crossover_status() {
+  Table& t = table();
+  CrossoverStatus st;
+  {
+    std::lock_guard<std::mutex> lk(t.m);
+    st.path = t.path;
+    st.state = t.state;
+  }
+  for (int r = 0; r < kRoutines; ++r)
+    for (int p = 0; p < 4; ++p)
+      st.entries.push_back({std::string(1, kLetters[p]) + (p < 2 ? kEntries[r].name : kEntries[r].cname),
+                            t.n[r][p].load(std::memory_order_relaxed),
+                            static_cast<CrossoverSource>(t.source[r][p].load(std::memory_order_relaxed))});
+  return st;
+}
+
+void reload_crossovers() { table().load(); }
 
 int find_routine(std::string_view base) noexcept { return find(base); }
 

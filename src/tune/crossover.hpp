@@ -5,7 +5,9 @@
 // sets the routine's flops (potrf: n; getrf: m n min(m, n); gemm: m n k; ...),
 // so one number per routine covers rectangular calls too.
 #pragma once
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "hetla/types.hpp"
 
@@ -21,7 +23,9 @@ template <typename T> constexpr int precision_index() {
 }
 
 /// The crossover of `r` for precision index `p`: the built-in default
-/// (crossover.cc, measured), overridden by the environment on first use
+/// (crossover.cc, measured), replaced on first use by the one `hetla tune
+/// --crossover` measured with this BLAS (crossover_table.hpp; posv, gesv and
+/// gels follow their factorization), overridden by the environment
 /// (HETLA_LAPACK_CROSSOVER for all routines, HETLA_LAPACK_CROSSOVER_POTRF for
 /// one routine in all precisions, HETLA_LAPACK_CROSSOVER_DPOTRF for one; 0:
 /// hetla at every size) or by set_crossover (hetla_lapack_set_crossover).
@@ -39,5 +43,26 @@ bool above_crossover(Routine r, int p, double product) noexcept;
 template <typename T> bool above_crossover(Routine r, double product) noexcept {
   return above_crossover(r, precision_index<T>(), product);
 }
+
+enum class CrossoverSource { BuiltIn, Tuned, Environment, Set };
+/// "built-in", "tuned", "environment", "set".
+const char* source_name(CrossoverSource s) noexcept;
+
+struct CrossoverInForce {
+  std::string name;  // "dpotrf", "zunmqr"
+  int n = 0;
+  CrossoverSource source = CrossoverSource::BuiltIn;
+};
+struct CrossoverStatus {
+  std::string path;                       // the tuned file (crossover_path())
+  std::string state;                      // "absent", "in use", or "ignored: <why>"
+  std::vector<CrossoverInForce> entries;  // every routine and precision
+};
+/// The crossovers in force and where each comes from, for `hetla info`.
+CrossoverStatus crossover_status();
+/// Builds the table again from the defaults, the tuned file and the
+/// environment, dropping set_crossover's values (tests; a process that
+/// has just tuned).
+void reload_crossovers();
 
 }  // namespace hetla::tune

@@ -724,9 +724,10 @@ TEST(Cli, CommandHelpShowsOptionsAndDefaults) {
       {"bench", "--quiet", "progress"},
       {"tune", "--devices", "[default: cpu]"},
       {"tune", "--nb", "[default: 256]"},
-      {"tune", "--repeat", "[default: 5; --split: 3; --tiles: 2]"},
-      {"tune", "-n", "[default: 1000,2000,4000; --tiles: 1000,2000,4000,8000]"},
-      {"tune", "--precisions", "[default: d]"},
+      {"tune", "--repeat", "[default: 5; --split: 3; --tiles: 2; --crossover: 3]"},
+      {"tune", "-n", "[default: 1000,2000,4000; --tiles: 1000,2000,4000,8000; --crossover: 24 to 512]"},
+      {"tune", "--precisions", "[default: d; --crossover: sdcz]"},
+      {"tune", "--crossover", "crossovers"},
       {"tune", "--dry-run", "no file"},
       {"demo", "-n", "[default: calibrated]"},
       {"demo", "--nrhs", "[default: 100]"},
@@ -881,4 +882,38 @@ TEST(Cli, TunedTileSizesAreUsedByTheNextBench) {
   r = run("info --json", env);
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.out.find("\"tuning\""), std::string::npos) << r.out;
+}
+
+// `hetla tune --crossover` stores one crossover per routine and precision
+// beside the tile sizes, and the next process (hetla info) has them in force.
+TEST(Cli, TunedCrossoversAreInForceInTheNextProcess) {
+  TempDir dir;
+  const std::string env = "HETLA_TUNING='" + dir.path + "/tiles.json'";
+  Result r = run("tune --crossover -n 24,256 --precisions d --repeat 1 --json", env);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const auto recs = json_lines(r.out);
+  ASSERT_EQ(recs.size(), 3u) << r.out;  // potrf, getrf, geqrf in d
+  std::map<std::string, int64_t> stored;
+  for (const auto& rec : recs) {
+    EXPECT_EQ(rec.at("precision"), "d");
+    stored[std::string("d").append(rec.at("routine"))] = std::stoll(rec.at("crossover"));
+  }
+  const Json file = Json::parse(slurp(dir.path + "/crossover.json"));
+  EXPECT_EQ(file.at("crossovers").size(), 3u);
+  r = run("info --json", env);
+  ASSERT_EQ(r.rc, 0) << r.err;
+  const Json info = Json::parse(lines(r.out).at(0));
+  EXPECT_EQ(info.at("crossovers").at("state"), "in use") << r.out;
+  int tuned = 0;
+  for (const auto& e : info.at("crossovers").at("in_force")) {
+    const std::string name = e.at("routine");
+    if (!stored.count(name)) continue;
+    EXPECT_EQ(e.at("n").get<int64_t>(), stored[name]) << name;
+    EXPECT_EQ(e.at("source"), "tuned") << name;
+    ++tuned;
+  }
+  EXPECT_EQ(tuned, 3);
+  r = run("info", env + " HETLA_LAPACK_CROSSOVER_DPOTRF=7");
+  ASSERT_EQ(r.rc, 0) << r.err;
+  EXPECT_NE(r.out.find("d 7 environment"), std::string::npos) << r.out;
 }
