@@ -10,14 +10,13 @@ namespace {
 using lapack::flen;
 using lapack::is_uplo;
 using lapack::to_uplo;
-using lapack::vendor_call;
-using lapack::vendor_function;
+using lapack::Vendor;
 
-template <typename T> void potrf(const char* uplo, const int* n, T* a, const int* ia, const int* ja, const int* desca,
-                                 int* info) {
+template <typename T>
+void potrf(const char* uplo, const int* n, T* a, const int* ia, const int* ja, const int* desca, int* info) {
   using Fn = void(const char*, const int*, T*, const int*, const int*, const int*, int*, flen);
   static const std::string name = fortran_name<T>("potrf");
-  static Fn* const vendor = vendor_function<Fn>(name);
+  static const Vendor<Fn> vendor(name.substr(0, name.size() - 1));  // without the "_"
   const Desc A(desca);
   const int N = *n;
   const auto proc = route(name, A.ctxt, lapack::product(N, N, N), [&](const Process& p) -> const char* {
@@ -25,7 +24,7 @@ template <typename T> void potrf(const char* uplo, const int* n, T* a, const int
     if (N == 0) return "empty";
     return A.unsupported(*ia, *ja, N, N, p);
   });
-  if (!proc) return vendor_call(vendor, uplo, n, a, ia, ja, desca, info, flen{1});
+  if (!proc) return void(vendor(uplo, n, a, ia, ja, desca, info, flen{1}));
   run_on_hetla(name, A.ctxt, *proc, [&](const mpi::Grid& g) {
     auto M = mpi::DistMatrix<T>::view_scalapack(g, N, N, A.nb, a, A.lld);
     *info = static_cast<int>(mpi::potrf(to_uplo(uplo), M));
@@ -50,13 +49,13 @@ void potrs(const char* uplo, const int* n, const int* nrhs, const T* a, const in
   using Fn = void(const char*, const int*, const int*, const T*, const int*, const int*, const int*, T*, const int*,
                   const int*, const int*, int*, flen);
   static const std::string name = fortran_name<T>("potrs");
-  static Fn* const vendor = vendor_function<Fn>(name);
+  static const Vendor<Fn> vendor(name.substr(0, name.size() - 1));  // without the "_"
   const Desc A(desca), B(descb);
   const int N = *n;
   const auto proc = route(name, A.ctxt, lapack::product(N, N, std::max(N, *nrhs)), [&](const Process& p) {
     return solve_unsupported(uplo, N, *nrhs, A, *ia, *ja, B, *ib, *jb, p);
   });
-  if (!proc) return vendor_call(vendor, uplo, n, nrhs, a, ia, ja, desca, b, ib, jb, descb, info, flen{1});
+  if (!proc) return void(vendor(uplo, n, nrhs, a, ia, ja, desca, b, ib, jb, descb, info, flen{1}));
   run_on_hetla(name, A.ctxt, *proc, [&](const mpi::Grid& g) {
     // read only: the view is not written through (potrs reads A)
     const auto M = mpi::DistMatrix<T>::view_scalapack(g, N, N, A.nb, const_cast<T*>(a), A.lld);
@@ -72,13 +71,13 @@ void posv(const char* uplo, const int* n, const int* nrhs, T* a, const int* ia, 
   using Fn = void(const char*, const int*, const int*, T*, const int*, const int*, const int*, T*, const int*,
                   const int*, const int*, int*, flen);
   static const std::string name = fortran_name<T>("posv");
-  static Fn* const vendor = vendor_function<Fn>(name);
+  static const Vendor<Fn> vendor(name.substr(0, name.size() - 1));  // without the "_"
   const Desc A(desca), B(descb);
   const int N = *n;
   const auto proc = route(name, A.ctxt, lapack::product(N, N, std::max(N, *nrhs)), [&](const Process& p) {
     return solve_unsupported(uplo, N, *nrhs, A, *ia, *ja, B, *ib, *jb, p);
   });
-  if (!proc) return vendor_call(vendor, uplo, n, nrhs, a, ia, ja, desca, b, ib, jb, descb, info, flen{1});
+  if (!proc) return void(vendor(uplo, n, nrhs, a, ia, ja, desca, b, ib, jb, descb, info, flen{1}));
   run_on_hetla(name, A.ctxt, *proc, [&](const mpi::Grid& g) {
     auto M = mpi::DistMatrix<T>::view_scalapack(g, N, N, A.nb, a, A.lld);
     auto X = mpi::DistMatrix<T>::view_scalapack(g, N, *nrhs, B.nb, b, B.lld);
@@ -90,7 +89,7 @@ void posv(const char* uplo, const int* n, const int* nrhs, T* a, const int* ia, 
 }  // namespace hetla::scalapack
 
 // C callers pass no hidden character lengths: they are never read.
-#define HETLA_EXPORT_CHOLESKY(x, T)                                                                                 \
+#define HETLA_EXPORT_CHOLESKY(x, T, I, suffix)                                                                      \
   HETLA_LAPACK_EXPORT void p##x##potrf_(const char* uplo, const int* n, T* a, const int* ia, const int* ja,         \
                                         const int* desca, int* info) {                                              \
     HETLA_LAPACK_CHECK_LETTER(x, T);                                                                                \
@@ -106,5 +105,5 @@ void posv(const char* uplo, const int* n, const int* nrhs, T* a, const int* ia, 
                                        const int* descb, int* info) {                                               \
     hetla::scalapack::posv(uplo, n, nrhs, a, ia, ja, desca, b, ib, jb, descb, info);                                \
   }
-HETLA_LAPACK_FOR_EACH_PRECISION(HETLA_EXPORT_CHOLESKY)
+HETLA_SCALAPACK_FOR_EACH_PRECISION(HETLA_EXPORT_CHOLESKY)
 #undef HETLA_EXPORT_CHOLESKY

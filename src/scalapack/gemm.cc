@@ -11,18 +11,17 @@ namespace {
 using lapack::is_trans;
 using lapack::lsame;
 using lapack::to_op;
-using lapack::vendor_call;
-using lapack::vendor_function;
+using lapack::Vendor;
 
 template <typename T>
 void gemm(const char* transa, const char* transb, const int* m, const int* n, const int* k, const T* alpha, const T* a,
           const int* ia, const int* ja, const int* desca, const T* b, const int* ib, const int* jb, const int* descb,
           const T* beta, T* c, const int* ic, const int* jc, const int* descc) {
-  using Fn = void(const char*, const char*, const int*, const int*, const int*, const T*, const T*, const int*,
-                  const int*, const int*, const T*, const int*, const int*, const int*, const T*, T*, const int*,
-                  const int*, const int*);
+  using Fn =
+      void(const char*, const char*, const int*, const int*, const int*, const T*, const T*, const int*, const int*,
+           const int*, const T*, const int*, const int*, const int*, const T*, T*, const int*, const int*, const int*);
   static const std::string name = fortran_name<T>("gemm");
-  static Fn* const vendor = vendor_function<Fn>(name);
+  static const Vendor<Fn> vendor(name.substr(0, name.size() - 1));  // without the "_"
   const Desc A(desca), B(descb), C(descc);
   const int M = *m, N = *n, K = *k;
   const bool na = lsame(transa, 'N'), nb = lsame(transb, 'N');
@@ -37,8 +36,8 @@ void gemm(const char* transa, const char* transb, const int* m, const int* n, co
     if (A.nb != C.nb || B.nb != C.nb) return "A, B and C have different blocks";
     return nullptr;
   });
-  if (!proc) return vendor_call(vendor, transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic,
-                             jc, descc);
+  if (!proc)
+    return void(vendor(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc, descc));
   run_on_hetla(name, C.ctxt, *proc, [&](const mpi::Grid& g) {
     // A and B are read only; the views are not written through
     const auto dA = mpi::DistMatrix<T>::view_scalapack(g, na ? M : K, na ? K : M, A.nb, const_cast<T*>(a), A.lld);
@@ -51,15 +50,14 @@ void gemm(const char* transa, const char* transb, const int* m, const int* n, co
 }  // namespace
 }  // namespace hetla::scalapack
 
-#define HETLA_EXPORT_GEMM(x, T)                                                                                    \
-  HETLA_LAPACK_EXPORT void p##x##gemm_(const char* transa, const char* transb, const int* m, const int* n,         \
-                                       const int* k, const T* alpha, const T* a, const int* ia, const int* ja,      \
-                                       const int* desca, const T* b, const int* ib, const int* jb,                 \
-                                       const int* descb, const T* beta, T* c, const int* ic, const int* jc,        \
-                                       const int* descc) {                                                          \
-    HETLA_LAPACK_CHECK_LETTER(x, T);                                                                               \
-    hetla::scalapack::gemm(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc,    \
-                           descc);                                                                                  \
+#define HETLA_EXPORT_GEMM(x, T, I, suffix)                                                                           \
+  HETLA_LAPACK_EXPORT void p##x##gemm_(const char* transa, const char* transb, const int* m, const int* n,           \
+                                       const int* k, const T* alpha, const T* a, const int* ia, const int* ja,       \
+                                       const int* desca, const T* b, const int* ib, const int* jb, const int* descb, \
+                                       const T* beta, T* c, const int* ic, const int* jc, const int* descc) {        \
+    HETLA_LAPACK_CHECK_LETTER(x, T);                                                                                 \
+    hetla::scalapack::gemm(transa, transb, m, n, k, alpha, a, ia, ja, desca, b, ib, jb, descb, beta, c, ic, jc,      \
+                           descc);                                                                                   \
   }
-HETLA_LAPACK_FOR_EACH_PRECISION(HETLA_EXPORT_GEMM)
+HETLA_SCALAPACK_FOR_EACH_PRECISION(HETLA_EXPORT_GEMM)
 #undef HETLA_EXPORT_GEMM

@@ -11,12 +11,16 @@
 #include "mpi/grid.hpp"
 #include "scalapack/descriptor.hpp"
 
+/// MACRO(letter, T, I, suffix) per precision, as libhetla_lapack's names:
+/// ScaLAPACK has one integer ABI (BLACS takes int), so only LP64.
+#define HETLA_SCALAPACK_FOR_EACH_PRECISION(MACRO) HETLA_LAPACK_ALL(MACRO, int, _)
+
 namespace hetla::scalapack {
 
 /// "pdpotrf_" for T = double and base "potrf".
 template <typename T> std::string fortran_name(const char* base) {
   std::string name(1, 'p');  // not "p" + ...: GCC 12's -Wrestrict false positive (its bug 105329)
-  return name += lapack::fortran_name<T>(base);
+  return name += lapack::fortran_name<T, int>(base);
 }
 
 /// Below this "n" (the cube root of the product of the sizes that set a
