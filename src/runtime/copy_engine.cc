@@ -27,7 +27,7 @@ void Runtime::stage(Task* t, int d) {
       ++t->pinned;
     }
   } catch (const dev::DeviceError& e) {
-    on_device_error(e, 0);  // the device failed: its worker places the task elsewhere
+    on_device_error(e);  // the device failed: its worker places the task elsewhere
   } catch (...) {
     set_error(std::current_exception());
   }
@@ -126,7 +126,7 @@ void Runtime::write_back(Handle* h, int row) {
     if (!h->host_valid.load()) fetch_to_host(h, row);
   } catch (const dev::DeviceError& e) {
     h->lock.unlock();
-    on_device_error(e, 0);  // its tiles are read back, or the call fails
+    on_device_error(e);  // its tiles are read back, or the call fails
     return;
   } catch (...) {
     h->lock.unlock();

@@ -39,15 +39,15 @@ void Runtime::reset_failed_devices() {
 
 // Called in a catch block: a DeviceError of one of our accelerators fails
 // that device (the task that saw it runs again); anything else (the host, a
-// device we do not know) is the call's error.
-bool Runtime::on_device_error(const dev::DeviceError& e, int64_t lost_ns) {
+// device we do not know) is the call's error. Returns the device, or -1.
+int Runtime::on_device_error(const dev::DeviceError& e) {
   const int d = device_index(e.device());
   if (d <= 0) {
     set_error(std::current_exception());
-    return false;
+    return -1;
   }
-  fail_device(d, e, lost_ns);
-  return true;
+  fail_device(d, e);
+  return d;
 }
 
 void Runtime::count_retry(int d, int64_t lost_ns) {
@@ -59,14 +59,11 @@ void Runtime::count_retry(int d, int64_t lost_ns) {
   rec.seconds_lost += static_cast<double>(lost_ns) * 1e-9;
 }
 
-void Runtime::fail_device(int d, const dev::DeviceError& e, int64_t lost_ns) {
+void Runtime::fail_device(int d, const dev::DeviceError& e) {
   DeviceState& ds = *dstate_[static_cast<std::size_t>(d)];
   {
     std::lock_guard<std::mutex> lk(ds.commit_mutex);  // a task committing its writes there finishes first
-    if (ds.failed.exchange(true)) {
-      count_retry(d, lost_ns);
-      return;
-    }
+    if (ds.failed.exchange(true)) return;
   }
   const int64_t t0 = clock_.now_ns();
   dev::Device& dv = *devices_[static_cast<std::size_t>(d)];
@@ -75,7 +72,6 @@ void Runtime::fail_device(int d, const dev::DeviceError& e, int64_t lost_ns) {
     ds.recovery = static_cast<int>(recoveries_.size());
     recoveries_.push_back({dv.name(), e.what(), 0, 0, 0, 0});
   }
-  count_retry(d, lost_ns);
 
   // Tiles whose only valid copy is there: back to the host, if its memory
   // can still be read. Its other replicas are dropped (freed by flush_devices).
@@ -188,7 +184,7 @@ void Runtime::flush_device(int d) {
       ds.resident.clear();
       return;
     } catch (const dev::DeviceError& e) {
-      if (!on_device_error(e, 0)) return;
+      if (on_device_error(e) < 0) return;
     } catch (...) {
       set_error(std::current_exception());
       return;

@@ -210,9 +210,9 @@ class Runtime {
 
   // device failure and recovery (recovery.cc)
   int device_index(const dev::Device* dv) const;  // -1: none of ours
-  bool on_device_error(const dev::DeviceError& e, int64_t lost_ns);  // false: not recoverable (set_error done)
-  void fail_device(int d, const dev::DeviceError& e, int64_t lost_ns);
-  void count_retry(int d, int64_t lost_ns);
+  int on_device_error(const dev::DeviceError& e);  // the failed device; -1: not recoverable (set_error done)
+  void fail_device(int d, const dev::DeviceError& e);
+  void count_retry(int d, int64_t lost_ns);  // a task started or staged on failed device d runs again
   bool commit_writes(Task* t, int d);  // false: d failed meanwhile, the task's results are dropped
   void flush_device(int d);
 

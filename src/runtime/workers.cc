@@ -122,7 +122,9 @@ void Runtime::execute(Task* t, int worker) {
         }
       }
     } catch (const dev::DeviceError& e) {
-      again = on_device_error(e, clock_.now_ns() - t0);
+      const int failed = on_device_error(e);
+      again = failed > 0;
+      if (again) count_retry(failed, clock_.now_ns() - t0);
     } catch (...) {
       set_error(std::current_exception());
     }
