@@ -331,8 +331,10 @@ int cmd_bench(int argc, char** argv, int first) {
         // Library routines are always traced (see the overhead note in --help).
         std::optional<TraceCapture> capture;
         if (spec->library) capture.emplace(c.energy);
+        const std::size_t first_recovery = spec->library ? recovery_mark() : 0;
         Record rec = spec->run(c);
         progress.clear();  // before any message below
+        if (spec->library) add_recoveries(rec, first_recovery, a.json);
         if (capture && capture->captured()) {
           const trace::Summary sum = trace::summarize(capture->events(), capture->num_workers(), capture->seconds());
           add_trace_summary(rec, sum);

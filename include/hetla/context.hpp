@@ -3,7 +3,9 @@
 /// call. A default context is created on first use; init()/finalize() give
 /// control.
 #pragma once
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace hetla {
 
@@ -30,7 +32,7 @@ enum class Distribution {
 struct Config {
   int num_threads = 0;      ///< host workers incl. the calling thread; 0 = cores minus one per accelerator
   bool pin_threads = true;  ///< bind worker threads to cores (hwloc)
-  /// Devices, comma separated: `cpu[:cores]`, `emu[:speed=F][:mem=SIZE][:bw=GB/s][:lat=US]`
+  /// Devices, comma separated: `cpu[:cores]`, `emu[:speed=F][:mem=SIZE][:bw=GB/s][:lat=US][:fail=...]`
   /// (one item per emulated accelerator), `opencl[:index|all][:mem=SIZE]`, `cuda[:index|all]`.
   /// Without `cpu` the host cores only run tasks no accelerator can run.
   std::string devices = "cpu";
@@ -45,5 +47,25 @@ void init(const Config& cfg = {});
 void finalize();
 /// Number of host workers the current context runs with (creates it if needed).
 int num_threads();
+
+/// An accelerator that failed during the last call and how the call recovered
+/// (docs/reliability.md): the device left the call, its tasks ran elsewhere,
+/// tiles whose only valid copy it held were read back; the result is right.
+struct Recovery {
+  std::string device;          ///< e.g. "emu1"
+  std::string error;           ///< what the device reported
+  double seconds_lost = 0;     ///< failed attempts there plus copying its tiles back
+  uint64_t tasks_rerun = 0;    ///< tasks started or staged there that ran again elsewhere
+  uint64_t tasks_moved = 0;    ///< tasks queued there that were placed elsewhere
+  uint64_t tiles_copied_back = 0;  ///< tiles whose only valid copy was there
+};
+/// Recoveries of the context's last call that built a task graph (empty: no
+/// device failed; a small call run inline leaves them as they were). A failed device stays out of the context until
+/// reset_devices() or the next init().
+std::vector<Recovery> last_recoveries();
+/// The same, one line each ("device emu1 failed (...); recovered: ...").
+std::vector<std::string> last_warnings();
+/// Lets devices that failed take work again.
+void reset_devices();
 
 }  // namespace hetla

@@ -45,6 +45,13 @@ int hetla_init_config(const char* config);
 void hetla_finalize(void);
 /** Message of the last error on this thread ("" if none). */
 const char* hetla_last_error(void);
+/** Warning of the last call: a device that failed during it and how the call
+ * recovered (the result is right), one line per device; "" if none. A failed
+ * device stays out of the library until hetla_reset_devices() or the next
+ * init (docs/reliability.md). */
+const char* hetla_last_warning(void);
+/** Lets devices that failed take work again. */
+void hetla_reset_devices(void);
 
 /**@{*/
 /** Cholesky factorization A = L L^H (uplo 'L') or U^H U ('U') in place (LAPACK xPOTRF);

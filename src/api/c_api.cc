@@ -56,6 +56,16 @@ int hetla_init_config(const char* config) {
 }
 void hetla_finalize(void) { hetla::finalize(); }
 const char* hetla_last_error(void) { return hetla::capi::last_error().c_str(); }
+const char* hetla_last_warning(void) {
+  thread_local std::string text;
+  text.clear();
+  try {
+    for (const std::string& w : hetla::last_warnings()) text += (text.empty() ? "" : "\n") + w;
+  } catch (...) {  // nothing crosses the C boundary
+  }
+  return text.c_str();
+}
+void hetla_reset_devices(void) { hetla::reset_devices(); }
 
 int hetla_spotrf(char u, int n, float* A, int lda) { return potrf(u, n, A, lda); }
 int hetla_dpotrf(char u, int n, double* A, int lda) { return potrf(u, n, A, lda); }

@@ -158,6 +158,7 @@ void init_runtime(rt::RuntimeConfig rc) {
   std::lock_guard<std::recursive_mutex> lk(call_mutex());
   g_runtime.reset();
   util::Topology::get().refresh_cpu_set();
+  last_call_first_recovery() = 0;
   g_runtime = std::make_unique<rt::Runtime>(std::move(rc));
   apply_saved_weights(*g_runtime);
 }
@@ -171,11 +172,13 @@ void init(const Config& cfg) {
   detail::g_config = cfg;
   detail::g_config_given = true;
   detail::g_runtime = detail::make_runtime(cfg, std::move(set));
+  detail::last_call_first_recovery() = 0;
 }
 
 void finalize() {
   std::lock_guard<std::recursive_mutex> lk(detail::call_mutex());
   detail::g_runtime.reset();
+  detail::last_call_first_recovery() = 0;
   detail::g_config = Config{};  // the next call starts a default context (from the environment)
   detail::g_config_given = false;
 }
@@ -183,6 +186,47 @@ void finalize() {
 int num_threads() {
   std::lock_guard<std::recursive_mutex> lk(detail::call_mutex());
   return detail::runtime().num_host_workers();
+}
+
+namespace detail {
+std::size_t& last_call_first_recovery() {
+  static std::size_t first = 0;
+  return first;
+}
+
+std::vector<rt::Recovery> recoveries_since(std::size_t first) {
+  std::lock_guard<std::recursive_mutex> lk(call_mutex());
+  if (!g_runtime) return {};
+  auto all = g_runtime->recoveries();
+  if (first >= all.size()) return {};
+  return {all.begin() + static_cast<std::ptrdiff_t>(first), all.end()};
+}
+}  // namespace detail
+
+std::vector<Recovery> last_recoveries() {
+  std::lock_guard<std::recursive_mutex> lk(detail::call_mutex());
+  std::vector<Recovery> out;
+  for (const rt::Recovery& r : detail::recoveries_since(detail::last_call_first_recovery()))
+    out.push_back({r.device, r.error, r.seconds_lost, r.tasks_rerun, r.tasks_moved, r.tiles_copied_back});
+  return out;
+}
+
+std::vector<std::string> last_warnings() {
+  std::vector<std::string> out;
+  for (const Recovery& r : last_recoveries()) {
+    char lost[32];
+    std::snprintf(lost, sizeof lost, "%.3f", r.seconds_lost);
+    out.push_back("device " + r.device + " failed (" + r.error + "); recovered: " + std::to_string(r.tasks_rerun) +
+                  " task(s) re-run, " + std::to_string(r.tasks_moved) + " moved, " +
+                  std::to_string(r.tiles_copied_back) + " tile(s) copied back, " + lost +
+                  " s lost; the device is out of the context until hetla::reset_devices()");
+  }
+  return out;
+}
+
+void reset_devices() {
+  std::lock_guard<std::recursive_mutex> lk(detail::call_mutex());
+  if (detail::g_runtime) detail::g_runtime->reset_failed_devices();
 }
 
 }  // namespace hetla

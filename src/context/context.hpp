@@ -6,6 +6,7 @@
 #pragma once
 #include <mutex>
 #include <string_view>
+#include <vector>
 
 #include "hetla/context.hpp"
 #include "runtime/reentry.hpp"
@@ -40,12 +41,27 @@ Config config_from_environment();
 /// another library's spinning thread) holds; measured, that halved dgetrf
 /// n=2000 after an OpenBLAS call in the same process. The thread is marked
 /// inside hetla (rt::ReentryScope) while it runs tasks as worker 0.
+/// The runtime's record of device failures (Runtime::recoveries()) from
+/// this entry on; the outermost CallScope of a call sets where the last call's
+/// begin (hetla::last_recoveries()).
+std::vector<rt::Recovery> recoveries_since(std::size_t first);
+std::size_t& last_call_first_recovery();  // guarded by call_mutex()
+
 class CallScope {
  public:
-  CallScope() : lock_(call_mutex()), blas_(1), binding_(runtime().pins_threads() ? 0 : -1) {}
+  CallScope() : lock_(call_mutex()), blas_(1), binding_(runtime().pins_threads() ? 0 : -1) {
+    if (depth()++ == 0) last_call_first_recovery() = runtime().recoveries().size();
+  }
+  ~CallScope() { --depth(); }
+  CallScope(const CallScope&) = delete;
+  CallScope& operator=(const CallScope&) = delete;
   rt::Runtime& rt() { return runtime(); }
 
  private:
+  static int& depth() {  // guarded by call_mutex()
+    static int n = 0;
+    return n;
+  }
   rt::ReentryScope inside_;
   std::unique_lock<std::recursive_mutex> lock_;
   util::BlasThreadsGuard blas_;

@@ -7,6 +7,7 @@
 #include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "hetla/types.hpp"
@@ -50,6 +51,26 @@ const char* kernel_name(KernelId k);
 /// Default rate of kernel k relative to GEMM on the same device, until
 /// calibration measures it (laswp moves data: its tasks carry no flops).
 double default_relative_rate(KernelId k);
+
+class Device;
+
+/// A device failed an operation (a kernel, a copy, an allocation): the
+/// runtime removes the device and recovers the call elsewhere (docs/
+/// reliability.md). Any other exception from a task is the call's error.
+/// `memory_lost`: the device's memory can no longer be read, so tiles whose
+/// only valid copy was there are gone; otherwise the failed operation wrote
+/// nothing and the device's memory can still be copied back.
+class DeviceError : public std::runtime_error {
+ public:
+  DeviceError(const Device& d, const std::string& what, bool memory_lost = false)
+      : std::runtime_error(what), device_(&d), memory_lost_(memory_lost) {}
+  const Device* device() const { return device_; }
+  bool memory_lost() const { return memory_lost_; }
+
+ private:
+  const Device* device_;
+  bool memory_lost_;
+};
 
 class Device : public Kernels<float>,
                public Kernels<double>,

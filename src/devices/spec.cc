@@ -61,6 +61,42 @@ std::size_t parse_size(const std::string& s) {
 namespace {
 const char* const kListHint = " (a comma list such as cpu, cpu,opencl or cpu,emu:speed=0.5)";
 
+// fail=alloc|kernel (every allocation / kernel), fail=kernel@K|copy@K|alloc@K|
+// lost@K (the K-th one), fail=random:P (the probability is the next part of
+// the item, since ':' separates keys: emu:fail=random:0.01:seed=3).
+void parse_fault(const std::string& item, const std::string& val, const std::vector<std::string>& parts,
+                 std::size_t& p, EmulatedConfig& cfg) {
+  const std::string usage = "device '" + item +
+                            "': fail must be alloc, kernel, kernel@K, copy@K, alloc@K, lost@K (K >= 1) or random:P "
+                            "(0 <= P <= 1)";
+  if (val == "alloc") {
+    cfg.fail_allocation = true;
+    return;
+  }
+  if (val == "kernel") {
+    cfg.fail_kernels = true;
+    return;
+  }
+  if (val == "random") {
+    if (p + 1 >= parts.size() || parts[p + 1].find('=') != std::string::npos) throw std::invalid_argument(usage);
+    const double x = parse_number(item, parts[++p]);
+    if (!(x >= 0 && x <= 1)) throw std::invalid_argument(usage);
+    cfg.faults.probability = x;
+    return;
+  }
+  const auto at = val.find('@');
+  if (at == std::string::npos) throw std::invalid_argument(usage);
+  const std::string what = val.substr(0, at);
+  const double k = parse_number(item, val.substr(at + 1));
+  if (!(k >= 1 && k < 0x1p63) || k != std::floor(k)) throw std::invalid_argument(usage);
+  const auto K = static_cast<uint64_t>(k);
+  if (what == "kernel") cfg.faults.kernel_at = K;
+  else if (what == "copy") cfg.faults.copy_at = K;
+  else if (what == "alloc") cfg.faults.alloc_at = K;
+  else if (what == "lost") cfg.faults.lost_at = K;
+  else throw std::invalid_argument(usage);
+}
+
 EmulatedConfig parse_emu(const std::string& item, const std::vector<std::string>& parts) {
   EmulatedConfig cfg;
   for (std::size_t p = 1; p < parts.size(); ++p) {
@@ -81,12 +117,14 @@ EmulatedConfig parse_emu(const std::string& item, const std::vector<std::string>
     } else if (key == "herk") {  // herk=gemm: diagonal tiles' rank-k updates as GEMMs (Device::herk_as_gemm)
       if (val != "gemm" && val != "herk") throw std::invalid_argument("device '" + item + "': herk must be gemm or herk");
       cfg.herk_as_gemm = val == "gemm";
-    } else if (key == "fail") {  // fault injection for tests: fail=alloc|kernel
-      if (val == "alloc") cfg.fail_allocation = true;
-      else if (val == "kernel") cfg.fail_kernels = true;
-      else throw std::invalid_argument("device '" + item + "': fail must be alloc or kernel");
+    } else if (key == "fail") {  // fault injection for tests (docs/reliability.md)
+      parse_fault(item, val, parts, p, cfg);
+    } else if (key == "seed") {
+      const double x = parse_number(item, val);
+      if (!(x >= 0 && x < 0x1p63) || x != std::floor(x)) throw std::invalid_argument("device '" + item + "': seed must be an integer >= 0");
+      cfg.faults.seed = static_cast<uint64_t>(x);
     } else {
-      throw std::invalid_argument("device '" + item + "': unknown key '" + key + "' (speed, mem, bw, lat, herk)");
+      throw std::invalid_argument("device '" + item + "': unknown key '" + key + "' (speed, mem, bw, lat, herk, fail, seed)");
     }
   }
   return cfg;

@@ -210,9 +210,11 @@ void Runtime::acquire_on(Handle* h, Mode m, int d, int row, bool pin) {
   h->lock.unlock();
 }
 
-// Makes the task's data valid where it runs (d) and records exclusive
-// ownership for what it writes. Dependences guarantee that no other task
-// uses a written handle meanwhile, so invalidating other copies is safe here.
+// Makes the task's data valid where it runs (d). On the host it records
+// exclusive ownership for what it writes; on an accelerator that waits until
+// the task succeeded (commit_writes, recovery.cc), so the copies it read stay
+// valid if the device fails meanwhile. Dependences guarantee that no other
+// task uses a written handle meanwhile, so invalidating other copies is safe.
 // On an accelerator the first t->pinned accesses were staged by the copy
 // engine (pinned, inputs copied); `pinned` counts the pinned accesses.
 void Runtime::prepare_data(Task* t, int d, int worker, void** ptrs, int64_t* lds, std::size_t& pinned) {
@@ -245,13 +247,7 @@ void Runtime::prepare_data(Task* t, int d, int worker, void** ptrs, int64_t* lds
     acquire_on(h, m, d, worker, /*pin=*/!staged);  // staged: only checks its input is valid
     if (!staged) ++pinned;
     Replica& r = replica(h, d);
-    h->lock.lock();
-    if (writes(m)) {
-      r.state = ReplicaState::Modified;
-      h->host_valid = false;
-      for (int e = 1; e < num_devices(); ++e)
-        if (e != d) replica(h, e).state = ReplicaState::Invalid;
-    }
+    h->lock.lock();  // (its writes become the valid copy once it succeeded: commit_writes)
     ptrs[i] = r.ptr;
     lds[i] = h->rows;
     h->lock.unlock();
@@ -280,28 +276,7 @@ void Runtime::unpin(Task* t, int d, std::size_t pinned) {
 // Writes every dirty replica back to the host and frees device memory; runs
 // when no task is in flight, so the user's arrays are current on return.
 void Runtime::flush_devices() {
-  for (int d = 1; d < num_devices(); ++d) {
-    auto& dv = *devices_[static_cast<std::size_t>(d)];
-    DeviceState& ds = *dstate_[static_cast<std::size_t>(d)];
-    std::lock_guard<std::mutex> lk(ds.mutex);
-    for (Handle* h : ds.resident) {
-      h->lock.lock();
-      Replica& r = replica(h, d);
-      if (r.ptr) {
-        if (r.state.load() == ReplicaState::Modified) {
-          copy_to_host(dv, h, r.ptr);
-          dstate_[static_cast<std::size_t>(d)]->bytes_out += h->bytes;
-          h->host_valid = true;
-        }
-        dv.deallocate(r.ptr, h->bytes);
-      }
-      r.ptr = nullptr;
-      r.state = ReplicaState::Invalid;
-      r.pins = 0;
-      h->lock.unlock();
-    }
-    ds.resident.clear();
-  }
+  for (int d = 1; d < num_devices(); ++d) flush_device(d);  // recovery.cc
 }
 
 }  // namespace hetla::rt

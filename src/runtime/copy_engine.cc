@@ -13,18 +13,21 @@ namespace hetla::rt {
 
 using namespace detail;
 
-// Pins the task's data on d and copies its inputs there. A failure cancels
-// the call (as a failing task does); the task is still handed to the workers,
-// which skip it and release what was pinned.
+// Pins the task's data on d and copies its inputs there. A device error
+// fails that device (recovery.cc), any other error cancels the call; the
+// task is still handed to the workers, which release what was pinned and
+// skip it, run it (another device failed) or place it elsewhere (d failed).
 void Runtime::stage(Task* t, int d) {
   t->pinned = 0;
-  if (cancelled_.load(std::memory_order_relaxed)) return;
+  if (cancelled_.load(std::memory_order_relaxed) || device_failed(d)) return;
   const int row = copy_engine_row(d);
   try {
     for (const Access& a : t->acc) {
       acquire_on(a.handle, a.mode, d, row, /*pin=*/true);
       ++t->pinned;
     }
+  } catch (const dev::DeviceError& e) {
+    on_device_error(e);  // the device failed: its worker places the task elsewhere
   } catch (...) {
     set_error(std::current_exception());
   }
@@ -121,6 +124,10 @@ void Runtime::write_back(Handle* h, int row) {
   h->lock.lock();
   try {
     if (!h->host_valid.load()) fetch_to_host(h, row);
+  } catch (const dev::DeviceError& e) {
+    h->lock.unlock();
+    on_device_error(e);  // its tiles are read back, or the call fails
+    return;
   } catch (...) {
     h->lock.unlock();
     set_error(std::current_exception());

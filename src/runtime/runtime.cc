@@ -255,7 +255,7 @@ int Runtime::place(Task* t) {
     if (!offload) continue;
     if (d > 0) {
       const dev::Device& dv = *devices_[d];
-      v.has_kernel = dv.has_kernel(t->kernel);
+      v.has_kernel = dv.has_kernel(t->kernel) && !device_failed(static_cast<int>(d));
       if (!v.has_kernel) continue;
       if (t->flags & kFp64) v.has_fp64 = dv.has_fp64();
       v.bandwidth = dv.bandwidth_hint();
@@ -277,7 +277,8 @@ int Runtime::place(Task* t) {
         home = a.handle->home;
         break;
       }
-  const PlacementSnapshot snap{t->flags, t->kernel, t->flops, t->forced, home, cfg_.schedule, cfg_.host_computes,
+  const int forced = t->forced > 0 && device_failed(t->forced) ? -1 : t->forced;
+  const PlacementSnapshot snap{t->flags, t->kernel, t->flops, forced, home, cfg_.schedule, cfg_.host_computes,
                                std::span<const DeviceView>(views, n)};
   const PlacementDecision p = placement_.decide(snap);
   t->device = p.device;

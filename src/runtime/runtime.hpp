@@ -26,6 +26,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -89,6 +90,17 @@ struct DeviceStats {
   uint64_t evictions = 0;
 };
 
+/// An accelerator that failed during a call and what recovering cost
+/// (recovery.cc, docs/reliability.md).
+struct Recovery {
+  std::string device;          // its name, e.g. "emu1"
+  std::string error;           // what it reported
+  double seconds_lost = 0;     // failed attempts there, plus copying its tiles back
+  uint64_t tasks_rerun = 0;    // tasks started or staged there that ran again elsewhere
+  uint64_t tasks_moved = 0;    // tasks queued there, placed elsewhere
+  uint64_t tiles_copied_back = 0;  // tiles whose only valid copy was there, read back
+};
+
 class Runtime {
  public:
   explicit Runtime(RuntimeConfig cfg = {});
@@ -135,6 +147,13 @@ class Runtime {
 
   std::vector<DeviceStats> stats() const;
   void reset_stats();
+
+  /// Devices that failed since the runtime started, in order, and how the
+  /// calls recovered. A failed device stays out of placement until
+  /// reset_failed_devices().
+  std::vector<Recovery> recoveries() const;
+  bool device_failed(int d) const;
+  void reset_failed_devices();  // no call in progress
 
   /// Records every executed task and transfer into `rec` (nullptr stops).
   /// Rows [0, num_workers()) are the workers, then one row per accelerator's
@@ -189,6 +208,14 @@ class Runtime {
   void* allocate_on(int d, std::size_t bytes, int row, bool wait_for_memory);
   void flush_devices();
 
+  // device failure and recovery (recovery.cc)
+  int device_index(const dev::Device* dv) const;  // -1: none of ours
+  int on_device_error(const dev::DeviceError& e);  // the failed device; -1: not recoverable (set_error done)
+  void fail_device(int d, const dev::DeviceError& e);
+  void count_retry(int d, int64_t lost_ns);  // a task started or staged on failed device d runs again
+  bool commit_writes(Task* t, int d);  // false: d failed meanwhile, the task's results are dropped
+  void flush_device(int d);
+
   // copy engines (copy_engine.cc)
   bool copy_engines_on() const { return !engines_.empty(); }
   void copy_loop(int d);
@@ -224,6 +251,8 @@ class Runtime {
   std::atomic<bool> cancelled_{false};
   std::mutex error_mutex_;
   std::exception_ptr error_;
+  mutable std::mutex recovery_mutex_;
+  std::vector<Recovery> recoveries_;
 
   // task pool: tasks are allocated by the inserting thread only, recycled by
   // any thread; their memory lives as long as the runtime.

@@ -68,6 +68,12 @@ struct alignas(64) DeviceState {
   std::vector<Handle*> resident;  // handles with a replica on this device
   // transfer statistics, updated from any thread
   std::atomic<uint64_t> bytes_in{0}, bytes_out{0}, evictions{0};
+  // failure (recovery.cc): set once the device threw a DeviceError; placement
+  // skips it until Runtime::reset_failed_devices(). A task's writes become
+  // the device's (Modified) under commit_mutex, only while it has not failed.
+  std::atomic<bool> failed{false};
+  std::mutex commit_mutex;
+  int recovery = -1;  // its entry in Runtime::recoveries_ for this call (guarded by recovery_mutex_)
 };
 
 // An accelerator's copy engine: between its ready queue and its workers.

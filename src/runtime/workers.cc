@@ -45,7 +45,15 @@ void Runtime::push_to(int d, Task** ts, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) request_write_backs(ts[i]);
   int wake = 0;
   {
-    std::lock_guard<std::mutex> lk(q.mutex);
+    std::unique_lock<std::mutex> lk(q.mutex);
+    if (d != 0 && device_failed(d)) {  // under the lock: fail_device drains the queue under it
+      lk.unlock();
+      for (std::size_t i = 0; i < n; ++i) {
+        queues_[static_cast<std::size_t>(d)]->load_ns.fetch_sub(ts[i]->est_ns, std::memory_order_relaxed);
+        push_to(place(ts[i]), &ts[i], 1);
+      }
+      return;
+    }
     for (std::size_t i = 0; i < n; ++i) {
       q.heap.push_back({ts[i]->priority, ts[i]->seq, ts[i]});
       std::push_heap(q.heap.begin(), q.heap.end(), heap_less<ReadyEntry>);
@@ -79,33 +87,56 @@ Task* Runtime::try_pop(int d) {
   return t;
 }
 
+// A device error (dev::DeviceError) on an accelerator fails that device
+// (recovery.cc) and the task is placed again, elsewhere when it was there.
 void Runtime::execute(Task* t, int worker) {
   const int d = worker_device_[static_cast<std::size_t>(worker)];
   std::size_t pinned = d != 0 ? t->pinned : 0;  // staged by the copy engine
   if (t->fetch_engines) settle_write_backs(t);
+  bool again = false;  // place it again: a device failed
   if (!cancelled_.load(std::memory_order_relaxed)) {
     thread_local std::vector<void*> ptrs;
     thread_local std::vector<int64_t> lds;
     ptrs.resize(t->acc.size());
     lds.resize(t->acc.size());
     trace::Recorder* rec = tracer_;
+    const int64_t t0 = clock_.now_ns();
     try {
-      prepare_data(t, d, worker, ptrs.data(), lds.data(), pinned);
-      TaskContext ctx{worker, devices_[static_cast<std::size_t>(d)].get(), ptrs.data(), lds.data()};
-      const int64_t t0 = clock_.now_ns();
-      const double start = rec ? trace_now(rec) : 0.0;
-      executor_->run(*t, ctx);
-      if (rec) rec->record(worker, t->label, start, trace_now(rec));
-      WorkerStats& c = wstats_[static_cast<std::size_t>(worker)];
-      c.tasks.store(c.tasks.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);  // single writer
-      c.flops.store(c.flops.load(std::memory_order_relaxed) + t->flops, std::memory_order_relaxed);
-      c.busy_ns.store(c.busy_ns.load(std::memory_order_relaxed) + (clock_.now_ns() - t0), std::memory_order_relaxed);
+      if (d != 0 && device_failed(d)) {  // queued or staged there before it failed
+        again = true;
+        count_retry(d, 0);
+      } else {
+        prepare_data(t, d, worker, ptrs.data(), lds.data(), pinned);
+        TaskContext ctx{worker, devices_[static_cast<std::size_t>(d)].get(), ptrs.data(), lds.data()};
+        const double start = rec ? trace_now(rec) : 0.0;
+        executor_->run(*t, ctx);
+        if (d != 0 && !commit_writes(t, d)) {  // d failed while it ran
+          again = true;
+          count_retry(d, clock_.now_ns() - t0);
+        } else {
+          if (rec) rec->record(worker, t->label, start, trace_now(rec));
+          WorkerStats& c = wstats_[static_cast<std::size_t>(worker)];
+          c.tasks.store(c.tasks.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);  // single writer
+          c.flops.store(c.flops.load(std::memory_order_relaxed) + t->flops, std::memory_order_relaxed);
+          c.busy_ns.store(c.busy_ns.load(std::memory_order_relaxed) + (clock_.now_ns() - t0), std::memory_order_relaxed);
+        }
+      }
+    } catch (const dev::DeviceError& e) {
+      const int failed = on_device_error(e);
+      again = failed > 0;
+      if (again) count_retry(failed, clock_.now_ns() - t0);
     } catch (...) {
       set_error(std::current_exception());
     }
   }
   if (d != 0) unpin(t, d, pinned);
   queues_[static_cast<std::size_t>(t->device)]->load_ns.fetch_sub(t->est_ns, std::memory_order_relaxed);
+  if (again) {
+    t->pinned = 0;
+    t->fetch_engines = 0;
+    push_ready_batch(&t, 1);
+    return;
+  }
   t->body.reset();
   executed_.fetch_add(1, std::memory_order_relaxed);
   release(t);

@@ -45,3 +45,28 @@ TEST(DeviceSpec, BadListsNameTheProblem) {
   EXPECT_NE(error_of("emu:mem=lots").find("'lots' is not a number"), std::string::npos);
   EXPECT_NE(error_of("gpu").find("unknown device 'gpu'"), std::string::npos);
 }
+
+// Fault injection keys (docs/reliability.md): parsed into the fault plan;
+// a malformed one names the forms it accepts.
+TEST(DeviceSpec, FaultInjectionKeys) {
+  auto emu = [](const char* spec) { return parse_device_list(spec).at(0).emu; };
+  EXPECT_EQ(emu("emu:fail=kernel@200").faults.kernel_at, 200u);
+  EXPECT_EQ(emu("emu:speed=0.5:fail=copy@3").faults.copy_at, 3u);
+  EXPECT_EQ(emu("emu:fail=alloc@1").faults.alloc_at, 1u);
+  EXPECT_EQ(emu("emu:fail=lost@7").faults.lost_at, 7u);
+  const auto r = emu("emu:fail=random:0.25:seed=9");
+  EXPECT_EQ(r.faults.probability, 0.25);
+  EXPECT_EQ(r.faults.seed, 9u);
+  EXPECT_TRUE(emu("emu:fail=kernel").fail_kernels);
+  EXPECT_TRUE(emu("emu:fail=alloc").fail_allocation);
+  for (const char* bad : {"emu:fail=kernel@0", "emu:fail=kernel@", "emu:fail=copy@x", "emu:fail=copy@1.5",
+                          "emu:fail=random", "emu:fail=random:2", "emu:fail=random:seed=1", "emu:fail=disk@1",
+                          "emu:fail=", "emu:seed=-1", "emu:seed=x"}) {
+    try {
+      parse_device_list(bad);
+      ADD_FAILURE() << bad << ": accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("device 'emu:"), std::string::npos) << bad << ": " << e.what();
+    }
+  }
+}

@@ -149,8 +149,9 @@ TEST(DeviceMemoryLimit, EvictsAndMatchesHostBitForBit) {
   finalize();
 }
 
-// Faults: a device that cannot allocate, or whose kernels fail, reports a
-// clear error to the caller; nothing hangs and the library stays usable.
+// Faults: a device that cannot allocate, or whose kernels fail with no other
+// device to recover on (docs/reliability.md), reports a clear error to the
+// caller; nothing hangs and the library stays usable.
 TEST(DeviceFaults, AllocationFailureIsReported) {
   Config c;
   c.devices = "emu:fail=alloc";

@@ -1,5 +1,6 @@
 #include "bench/common.hpp"
 
+#include <cstdio>
 #include <mutex>
 
 #include "devices/device.hpp"
@@ -117,6 +118,29 @@ void add_device_summary(Record& rec, const TraceCapture& cap) {
                     {"evictions", d.stats.evictions}});
   }
   rec.add("devices", RawJson{std::move(list)}, "-");
+}
+
+std::size_t recovery_mark() {
+  detail::CallScope scope;  // (an empty call: the runtime exists)
+  return scope.rt().recoveries().size();
+}
+
+void add_recoveries(Record& rec, std::size_t first, bool json) {
+  const auto all = detail::recoveries_since(first);
+  if (all.empty()) return;
+  Json list = Json::array();
+  for (const auto& r : all) {
+    list.push_back({{"device", r.device},
+                    {"error", r.error},
+                    {"seconds_lost", json_number(r.seconds_lost)},
+                    {"tasks_rerun", r.tasks_rerun},
+                    {"tasks_moved", r.tasks_moved},
+                    {"tiles_copied_back", r.tiles_copied_back}});
+    if (!json)
+      std::fprintf(stderr, "hetla bench: device %s failed (%s); recovered: %llu task(s) re-run, %.3f s lost\n",
+                   r.device.c_str(), r.error.c_str(), static_cast<unsigned long long>(r.tasks_rerun), r.seconds_lost);
+  }
+  rec.add("recovered", RawJson{std::move(list)}, "-");
 }
 
 void add_energy_summary(Record& rec, const TraceCapture& cap) {

@@ -210,6 +210,12 @@ Record make_record(const BenchConfig& c, const LinalgResult& r);
 /// tasks, busy_pct) and kernels (per label: count, seconds, share_pct).
 /// Adds `devices`: per device tasks, share of flops, busy %, bytes in/out, evictions.
 void add_device_summary(Record& rec, const TraceCapture& cap);
+/// Where the runtime's record of device failures ends now (Runtime::recoveries()).
+std::size_t recovery_mark();
+/// `recovered`: the devices that failed since `first` and what recovering
+/// cost (docs/reliability.md); nothing when none failed. Also on stderr
+/// without --json.
+void add_recoveries(Record& rec, std::size_t first, bool json);
 /// Adds `energy` (per counter: device, joules of the recorded run) or, where
 /// no counter is readable, energy null and `energy_note` saying why.
 void add_energy_summary(Record& rec, const TraceCapture& cap);

@@ -302,8 +302,12 @@ class OpenCLDevice final : public Device {
   };
 
   std::string who() const { return name() + " (" + device_name_ + ")"; }
+  // A DeviceError: the runtime removes the device and recovers the call
+  // (docs/reliability.md). Its memory counts as lost: a kernel that failed
+  // may have written part of a tile, so only copies elsewhere are trusted.
   [[noreturn]] void fail_cl(const std::string& what, cl_int err) const {
-    throw std::runtime_error(who() + ": " + what + " failed: " + cl_error_name(err) + " (" + std::to_string(err) + ")");
+    throw DeviceError(*this, who() + ": " + what + " failed: " + cl_error_name(err) + " (" + std::to_string(err) + ")",
+                      /*memory_lost=*/true);
   }
   /// The calling thread's queue: its own if it is one of this device's
   /// workers, otherwise the queue shared by all other threads.
@@ -343,8 +347,10 @@ class OpenCLDevice final : public Device {
     const clblast::StatusCode s = call(&cq, q);
     const cl_int fin = clFinish(cq);  // also after a failure: nothing may still use the buffers
     if (s != clblast::StatusCode::kSuccess)
-      throw std::runtime_error(who() + ": CLBlast " + routine + " failed: code " + std::to_string(static_cast<int>(s)) +
-                               " (" + status_name(s) + ")");
+      throw DeviceError(*this,
+                        who() + ": CLBlast " + routine + " failed: code " + std::to_string(static_cast<int>(s)) + " (" +
+                            status_name(s) + ")",
+                        /*memory_lost=*/true);
     if (fin != CL_SUCCESS) fail_cl(std::string("clFinish after CLBlast ") + routine, fin);
     if (building) mark_built(key);
   }
