@@ -9,7 +9,10 @@
 #include "cli.hpp"
 #include "options.hpp"
 #include "hetla/context.hpp"
+#include "hetla/blas3.hpp"
 #include "hetla/linalg.hpp"
+#include "hetla/lu.hpp"
+#include "hetla/qr.hpp"
 #include "matgen.hpp"
 
 #ifdef HETLA_HAVE_SIMGRID
@@ -27,9 +30,12 @@ struct SimulateArgs {
   bool list = false, json = false;
 };
 
+/// What simulate() takes: n x n matrices (gemm: C += A B).
+const std::vector<std::string> kRoutines = {"potrf", "getrf", "geqrf", "gemm"};
+
 /// Every option of `hetla simulate`: one line each.
 void add_options(CLI::App& app, SimulateArgs& a) {
-  app.add_option("ROUTINE", a.routine, "the routine to predict (potrf)")->check(one_of({"potrf"}));
+  app.add_option("ROUTINE", a.routine, "the routine to predict (potrf, getrf, geqrf, gemm)")->check(one_of(kRoutines));
   app.add_option("-n", a.n, "matrix order")->option_text("N")->transform(integer(1, int64_t{1} << 40));
   app.add_option("--machine", a.machine, "a model's name (--list-machines), a model file, or 'this'\n(this machine with --devices)")->option_text("NAME|FILE");
   app.add_option("--nb", a.nb, "tile size")->option_text("NB")->transform(integer(1, 1 << 20))->default_str("512");
@@ -38,7 +44,7 @@ void add_options(CLI::App& app, SimulateArgs& a) {
   app.add_option("--schedule", a.schedule, "dynamic or static")->option_text("S")->check(one_of({"dynamic", "static"}))->capture_default_str();
   app.add_option("--devices", a.devices, "devices of --machine this and of --validate's run\n(see hetla bench --help)")->option_text("SPEC")->check(device_list())->capture_default_str();
   app.add_flag("--list-machines", a.list, "print the machine models' names");
-  app.add_option("--validate", a.validate, "run ROUTINE here and the simulation of it (--machine this),\nand print both")->option_text("ROUTINE")->check(one_of({"potrf"}));
+  app.add_option("--validate", a.validate, "run ROUTINE here and the simulation of it (--machine this),\nand print both")->option_text("ROUTINE")->check(one_of(kRoutines));
   app.add_flag("--json", a.json, "one JSON object instead of text");
 }
 
@@ -103,22 +109,46 @@ void print_result(bool json, const std::string& machine, const sim::Request& q, 
                 static_cast<unsigned long long>(d.evictions));
 }
 
-// The measured run of potrf on this machine: best of two after a warm-up.
-double measure_potrf(int64_t n, int64_t nb, const std::string& devices, Schedule schedule) {
+// An owned matrix (tile storage) holding the column-major a: the measured run
+// calls the Matrix API on it, as the simulation does on a shape-only matrix,
+// so both insert the same tasks (a view of a column-major array would take
+// the host block paths, which a matrix without data cannot).
+Matrix<double> tiled(const std::vector<double>& a, int64_t n, int64_t nb) {
+  Matrix<double> M(n, n, nb);
+  for (int64_t j = 0; j < M.nt(); ++j)
+    for (int64_t i = 0; i < M.mt(); ++i) {
+      const Tile<double> t = M.tile(i, j);
+      for (int64_t c = 0; c < t.nb; ++c)
+        for (int64_t r = 0; r < t.mb; ++r) t(r, c) = a[static_cast<std::size_t>(i * nb + r + (j * nb + c) * n)];
+    }
+  return M;
+}
+
+// The measured run of the routine on this machine: best of two after a warm-up.
+double measure(const std::string& routine, int64_t n, int64_t nb, const std::string& devices, Schedule schedule) {
   Config cfg;
   cfg.devices = devices;
   cfg.schedule = schedule;
   init(cfg);
-  const std::vector<double> A0 = bench::random_hpd<double>(n, n, 20240601);
+  const std::vector<double> A0 = routine == "potrf" ? bench::random_hpd<double>(n, n, 20240601)
+                                                    : bench::random_matrix<double>(n, n, n, 20240601);
+  const std::vector<double> B0 = routine == "gemm" ? bench::random_matrix<double>(n, n, n, 20240602) : std::vector<double>{};
   Options o;
   o.nb = nb;
   double best = 1e300;
   for (int r = 0; r < 3; ++r) {
-    std::vector<double> A = A0;
+    Matrix<double> A = tiled(A0, n, nb), B = routine == "gemm" ? tiled(B0, n, nb) : Matrix<double>{},
+                   C = routine == "gemm" ? tiled(B0, n, nb) : Matrix<double>{};
+    std::vector<int64_t> ipiv;
+    std::vector<double> tau(static_cast<std::size_t>(n));
     const double t0 = now_seconds();
-    const int64_t info = potrf(Uplo::Lower, n, A.data(), n, o);
+    int64_t info = 0;
+    if (routine == "potrf") info = potrf(Uplo::Lower, A, o);
+    else if (routine == "getrf") info = getrf(A, ipiv, o);
+    else if (routine == "geqrf") geqrf(A, tau.data(), o);
+    else gemm(Op::NoTrans, Op::NoTrans, 1.0, A, B, 1.0, C, o);
     const double s = now_seconds() - t0;
-    if (info != 0) throw std::runtime_error("potrf failed: info " + std::to_string(info));
+    if (info != 0) throw std::runtime_error(routine + " failed: info " + std::to_string(info));
     if (r > 0) best = std::min(best, s);
   }
   return best;
@@ -153,14 +183,14 @@ int simulate(const SimulateArgs& a) {
       return kExitOk;
     }
     if (!validate.empty()) routine = validate;
-    if (routine.empty()) throw UsageError("which routine? (potrf)" + see);
+    if (routine.empty()) throw UsageError("which routine? (potrf, getrf, geqrf, gemm)" + see);
     if (q.n < 1) throw UsageError("-n is required" + see);
     q.routine = routine;
     if (q.nb == 0) q.nb = 512;
     if (!validate.empty()) {
       if (q.precision != 'd') throw UsageError("--validate measures double precision");
       const Schedule sch = q.schedule == rt::Schedule::Static ? Schedule::Static : Schedule::Dynamic;
-      const double measured = measure_potrf(q.n, q.nb, devices, sch);
+      const double measured = measure(q.routine, q.n, q.nb, devices, sch);
       const int cores = num_threads();
       finalize();
       const sim::MachineModel m = sim::api().this_machine(devices, 'd', q.nb, cores);
@@ -202,10 +232,10 @@ int cmd_simulate(int argc, char** argv, int first) {
                "of it, and prints both.",
                "hetla simulate");
   setup_command(app,
-                "potrf -n N --machine NAME|FILE [--nb NB] [--precision d] [--cores N]\n"
+                "ROUTINE -n N --machine NAME|FILE [--nb NB] [--precision d] [--cores N]\n"
                 "                      [--schedule dynamic|static] [--devices SPEC] [--json]\n"
                 "       hetla simulate --list-machines [--json]\n"
-                "       hetla simulate --validate potrf -n N [--devices SPEC] [--nb NB] [--json]",
+                "       hetla simulate --validate ROUTINE -n N [--devices SPEC] [--nb NB] [--json]",
                 "See docs/simulation.md. Exit status: 0 success, 1 the simulation or the run failed,\n"
                 "2 usage error (or a build without SimGrid).");
   add_options(app, a);

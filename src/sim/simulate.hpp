@@ -13,7 +13,7 @@
 namespace hetla::sim {
 
 struct Request {
-  std::string routine = "potrf";  // potrf so far
+  std::string routine = "potrf";  // potrf, getrf, geqrf, gemm (n x n, C += A B)
   int64_t n = 0;
   int64_t nb = 0;  // 0: 512
   char precision = 'd';
@@ -21,6 +21,8 @@ struct Request {
   int cores = 0;   // host workers; 0: the model's cores
   /// Static schedule: the distribution ("1d", "2d", "weighted"; "" default).
   std::string distribution;
+  /// gemm's split of C's columns ("cpu=0.4,emu0=0.6"; Options::weights).
+  std::string weights;
 };
 
 struct DeviceResult {
@@ -36,6 +38,12 @@ struct Result {
   double flops = 0;  // the routine's nominal flop count
   std::vector<DeviceResult> devices;
 };
+
+/// The routines simulate() takes, for messages.
+std::string routines();
+/// The routine's nominal real flop count at order n (LAPACK's: getrf 2n^3/3,
+/// geqrf 4n^3/3, potrf n^3/3, gemm 2n^3).
+double nominal_flops(const std::string& routine, double n);
 
 /// Simulates `req` on `model`; throws std::runtime_error with the child's
 /// message when the simulation fails.
