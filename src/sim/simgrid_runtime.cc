@@ -78,7 +78,8 @@ int64_t SimClock::now_ns() const { return static_cast<int64_t>(s4u::Engine::get_
 // rows it exchanges. How many rows that is depends on the pivots (data): the
 // simulation assumes every pivot row differs from its row (partial pivoting
 // on a random matrix almost always swaps), i.e. tile rows x the number of
-// panels whose pivots it reads (its accesses to shapeless pivot handles).
+// panels whose pivots it reads (its accesses to shapeless pivot handles), or
+// every row it touches when it reads none (getrs: pivots known beforehand).
 double SimExecutor::task_seconds(const rt::Task& t, int d) const {
   const std::size_t k = t.kernel != dev::KernelId::None ? static_cast<std::size_t>(t.kernel) : model_kernel_of(t.label);
   const bool laswp = t.kernel == dev::KernelId::Laswp;
@@ -103,7 +104,7 @@ double SimExecutor::task_seconds(const rt::Task& t, int d) const {
   const double r = rates_[static_cast<std::size_t>(d)]->flops_per_second(k, precision_, static_cast<double>(nb));
   if (r <= 0) return 0;
   if (laswp) {
-    const double swaps = static_cast<double>(std::min(rows, std::max<int64_t>(1, pivots) * first_rows));
+    const double swaps = static_cast<double>(pivots > 0 ? std::min(rows, pivots * first_rows) : rows);
     return 4.0 * swaps * static_cast<double>(cols) * static_cast<double>(elem) / r;
   }
   return t.flops / r;
