@@ -55,7 +55,8 @@ TEST(Simulate, OneCoreLuTimeIsTheSumOfTaskTimes) {
   r.nb = 100;  // panel 0 (200 rows), laswp and trsm on column 1, gemm, panel 1 (100 rows), laswp on column 0
   const Result res = simulate(parse_model(kOneCoreLu, "one-core-lu"), r);
   const double f = 1e6, swap = 4.0 * 100 * 100 * 8;  // every one of the 100 pivots exchanges two 100-wide rows
-  const double expect = (200 * 1e4 - f / 3) / 2e9 + swap / 1e9 + f / 2e9 + 2 * f / 8e9 + (100 * 1e4 - f / 3) / 1e9 + swap / 1e9;
+  const double expect =
+      (200 * 1e4 - f / 3) / 2e9 + swap / 1e9 + f / 2e9 + 2 * f / 8e9 + (100 * 1e4 - f / 3) / 1e9 + swap / 1e9;
   EXPECT_NEAR(res.seconds, expect, 1e-12);
   ASSERT_EQ(res.devices.size(), 1u);
   EXPECT_EQ(res.devices[0].tasks, 6u);
