@@ -24,9 +24,10 @@ namespace hetla::sim {
 namespace s4u = simgrid::s4u;
 using nlohmann::json;
 
-std::string routines() { return "potrf, getrf, geqrf, gemm"; }
+std::string routines() { return "potrf, getrf, geqrf, gemm, potrs, getrs"; }
 
-double nominal_flops(const std::string& routine, double n) {
+double nominal_flops(const std::string& routine, double n, double nrhs) {
+  if (routine == "potrs" || routine == "getrs") return 2 * n * n * nrhs;
   if (routine == "potrf") return n * n * n / 3;
   if (routine == "getrf") return 2 * n * n * n / 3;
   if (routine == "geqrf") return 4 * n * n * n / 3;
@@ -64,6 +65,14 @@ template <typename T> void run_routine(const Request& req, int64_t nb) {
   } else if (req.routine == "gemm") {
     Matrix<T> B = Matrix<T>::shape_only(req.n, req.n, nb), C = Matrix<T>::shape_only(req.n, req.n, nb);
     gemm(Op::NoTrans, Op::NoTrans, T(1), A, B, T(1), C, o);
+  } else if (req.routine == "potrs" || req.routine == "getrs") {
+    Matrix<T> B = Matrix<T>::shape_only(req.n, req.nrhs, nb);
+    if (req.routine == "potrs") {
+      potrs(Uplo::Lower, A, B, o);
+    } else {
+      const std::vector<int64_t> ipiv(static_cast<std::size_t>(req.n), 0);  // read by task bodies only
+      getrs(Op::NoTrans, A, ipiv, B, o);
+    }
   } else {
     throw std::invalid_argument("simulate: routine '" + req.routine + "' not simulated (" + routines() + ")");
   }
@@ -140,6 +149,7 @@ json simulate_in_engine(const MachineModel& model, const Request& req) {
 
 Result simulate(const MachineModel& model, const Request& req) {
   if (req.n < 1) throw std::invalid_argument("simulate: n must be >= 1");
+  if (req.nrhs < 1) throw std::invalid_argument("simulate: nrhs must be >= 1");
   precision_index(req.precision);
   hetla::finalize();  // no runtime threads across fork()
   int fds[2];
@@ -184,7 +194,7 @@ Result simulate(const MachineModel& model, const Request& req) {
   Result res;
   res.seconds = out["seconds"].get<double>();
   const double n = static_cast<double>(req.n);
-  res.flops = nominal_flops(req.routine, n) * (req.precision == 'c' || req.precision == 'z' ? 4 : 1);
+  res.flops = nominal_flops(req.routine, n, static_cast<double>(req.nrhs)) * (req.precision == 'c' || req.precision == 'z' ? 4 : 1);
   for (const auto& d : out["devices"])
     res.devices.push_back({d["name"], d["workers"], d["tasks"], d["flops"], d["busy_seconds"], d["bytes_in"], d["bytes_out"],
                            d["evictions"]});

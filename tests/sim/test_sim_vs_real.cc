@@ -1,6 +1,7 @@
 // The simulation runs the real scheduler: for the same placement (static
 // schedule, 1-D block-column cyclic owners, which do not depend on rates;
-// gemm's split by fixed weights) a simulated routine executes the same tasks
+// gemm's split by fixed weights; the solvers alone, after the factorization)
+// a simulated routine executes the same tasks
 // per device and moves the same bytes as a real one on host cores and
 // emulated devices. The real run calls the Matrix API on a matrix in tile
 // storage, as the simulation does on a shape-only one.
@@ -24,6 +25,7 @@ namespace {
 
 const std::string kDevices = "cpu,emu,emu";
 const char* kWeights = "cpu=0.5,emu0=0.25,emu1=0.25";
+const int64_t kNrhs = 256;
 
 Matrix<double> tiled(const std::vector<double>& a, int64_t n, int64_t nb) {
   Matrix<double> M(n, n, nb);
@@ -44,13 +46,19 @@ std::vector<rt::DeviceStats> real_run(const std::string& routine, int64_t n, int
   cfg.pin_threads = false;
   cfg.schedule = Schedule::Static;
   init(cfg);
-  const auto a = routine == "potrf" ? bench::random_hpd<double>(n, n, 7) : bench::random_matrix<double>(n, n, n, 7);
+  const bool chol = routine == "potrf" || routine == "potrs";
+  const auto a = chol ? bench::random_hpd<double>(n, n, 7) : bench::random_matrix<double>(n, n, n, 7);
   Matrix<double> A = tiled(a, n, nb), B = tiled(a, n, nb), C = tiled(a, n, nb);
   std::vector<int64_t> ipiv;
   std::vector<double> tau(static_cast<std::size_t>(n));
   Options o;
   o.distribution = Distribution::OneD;
   o.weights = kWeights;
+  Matrix<double> X(n, kNrhs, nb);  // the solvers' B, on the factors of A
+  int64_t finfo = 0;
+  if (routine == "potrs") finfo = potrf(Uplo::Lower, A, o);
+  if (routine == "getrs") finfo = getrf(A, ipiv, o);
+  EXPECT_EQ(finfo, 0);
   {
     std::lock_guard<std::recursive_mutex> lk(detail::call_mutex());
     detail::runtime().reset_stats();
@@ -60,6 +68,8 @@ std::vector<rt::DeviceStats> real_run(const std::string& routine, int64_t n, int
   if (routine == "getrf") info = getrf(A, ipiv, o);
   if (routine == "geqrf") geqrf(A, tau.data(), o);
   if (routine == "gemm") gemm(Op::NoTrans, Op::NoTrans, 1.0, A, B, 1.0, C, o);
+  if (routine == "potrs") potrs(Uplo::Lower, A, X, o);
+  if (routine == "getrs") getrs(Op::NoTrans, A, ipiv, X, o);
   EXPECT_EQ(info, 0);
   std::vector<rt::DeviceStats> st;
   {
@@ -83,6 +93,7 @@ TEST_P(SimVsReal, SameTasksPerDeviceAndBytesUnderStaticPlacement) {
   q.schedule = rt::Schedule::Static;
   q.distribution = "1d";
   q.weights = kWeights;
+  q.nrhs = kNrhs;
   q.cores = 2;
   const Result sim = simulate(this_machine(kDevices, 'd', nb, 2), q);
   ASSERT_EQ(sim.devices.size(), real.size());
@@ -97,7 +108,7 @@ TEST_P(SimVsReal, SameTasksPerDeviceAndBytesUnderStaticPlacement) {
   EXPECT_GT(real[1].bytes_in, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Routines, SimVsReal, ::testing::Values("potrf", "getrf", "geqrf", "gemm"));
+INSTANTIATE_TEST_SUITE_P(Routines, SimVsReal, ::testing::Values("potrf", "getrf", "geqrf", "gemm", "potrs", "getrs"));
 
 }  // namespace
 }  // namespace hetla::sim

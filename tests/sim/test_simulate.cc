@@ -95,16 +95,17 @@ TEST(Simulate, SameInputSameOutput) {
   EXPECT_LT(a.seconds, 2048.0 * 2048 * 2048 / 3 / 20e9);
 }
 
-// getrf, geqrf and gemm: the same input gives the same output, and the
-// accelerators take part.
+// getrf, geqrf, gemm and the solvers: the same input gives the same output,
+// and the accelerators take part.
 TEST(Simulate, EachRoutineIsDeterministic) {
   const MachineModel m = gpu_model("0");
-  for (const char* routine : {"getrf", "geqrf", "gemm"}) {
+  for (const char* routine : {"getrf", "geqrf", "gemm", "potrs", "getrs"}) {
     SCOPED_TRACE(routine);
     Request r;
     r.routine = routine;
     r.n = 1536;
     r.nb = 256;
+    r.nrhs = 512;
     const Result a = simulate(m, r), b = simulate(m, r);
     EXPECT_GT(a.seconds, 0);
     EXPECT_EQ(a.seconds, b.seconds);
