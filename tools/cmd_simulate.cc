@@ -9,7 +9,10 @@
 #include "cli.hpp"
 #include "options.hpp"
 #include "hetla/context.hpp"
+#include "hetla/blas3.hpp"
 #include "hetla/linalg.hpp"
+#include "hetla/lu.hpp"
+#include "hetla/qr.hpp"
 #include "matgen.hpp"
 
 #ifdef HETLA_HAVE_SIMGRID
@@ -24,21 +27,27 @@ namespace {
 struct SimulateArgs {
   std::string routine, machine, devices = "cpu", validate, precision = "d", schedule = "dynamic";
   int64_t n = 0, nb = 0, cores = 0;  // 0: not given (nb 512, cores: the model's)
+  int64_t nrhs = 1;
   bool list = false, json = false;
 };
 
+/// What simulate() takes: n x n matrices (gemm: C += A B; the solvers: B n x
+/// nrhs, the factors given).
+const std::vector<std::string> kRoutines = {"potrf", "getrf", "geqrf", "gemm", "potrs", "getrs"};
+
 /// Every option of `hetla simulate`: one line each.
 void add_options(CLI::App& app, SimulateArgs& a) {
-  app.add_option("ROUTINE", a.routine, "the routine to predict (potrf)")->check(one_of({"potrf"}));
+  app.add_option("ROUTINE", a.routine, "the routine to predict (potrf, getrf, geqrf, gemm, potrs, getrs)")->check(one_of(kRoutines));
   app.add_option("-n", a.n, "matrix order")->option_text("N")->transform(integer(1, int64_t{1} << 40));
   app.add_option("--machine", a.machine, "a model's name (--list-machines), a model file, or 'this'\n(this machine with --devices)")->option_text("NAME|FILE");
+  app.add_option("--nrhs", a.nrhs, "right-hand sides of potrs and getrs")->option_text("K")->transform(integer(1, int64_t{1} << 40))->capture_default_str();
   app.add_option("--nb", a.nb, "tile size")->option_text("NB")->transform(integer(1, 1 << 20))->default_str("512");
   app.add_option("--precision", a.precision, "s, d, c or z")->option_text("P")->check(one_of({"s", "d", "c", "z"}))->capture_default_str();
   app.add_option("--cores", a.cores, "host worker cores")->option_text("N")->transform(integer(1, 1 << 16))->default_str("the model's");
   app.add_option("--schedule", a.schedule, "dynamic or static")->option_text("S")->check(one_of({"dynamic", "static"}))->capture_default_str();
   app.add_option("--devices", a.devices, "devices of --machine this and of --validate's run\n(see hetla bench --help)")->option_text("SPEC")->check(device_list())->capture_default_str();
   app.add_flag("--list-machines", a.list, "print the machine models' names");
-  app.add_option("--validate", a.validate, "run ROUTINE here and the simulation of it (--machine this),\nand print both")->option_text("ROUTINE")->check(one_of({"potrf"}));
+  app.add_option("--validate", a.validate, "run ROUTINE here and the simulation of it (--machine this),\nand print both")->option_text("ROUTINE")->check(one_of(kRoutines));
   app.add_flag("--json", a.json, "one JSON object instead of text");
 }
 
@@ -103,22 +112,58 @@ void print_result(bool json, const std::string& machine, const sim::Request& q, 
                 static_cast<unsigned long long>(d.evictions));
 }
 
-// The measured run of potrf on this machine: best of two after a warm-up.
-double measure_potrf(int64_t n, int64_t nb, const std::string& devices, Schedule schedule) {
+// An owned matrix (tile storage) holding the column-major a: the measured run
+// calls the Matrix API on it, as the simulation does on a shape-only matrix,
+// so both insert the same tasks (a view of a column-major array would take
+// the host block paths, which a matrix without data cannot).
+Matrix<double> tiled(const std::vector<double>& a, int64_t n, int64_t nb) {
+  Matrix<double> M(n, n, nb);
+  for (int64_t j = 0; j < M.nt(); ++j)
+    for (int64_t i = 0; i < M.mt(); ++i) {
+      const Tile<double> t = M.tile(i, j);
+      for (int64_t c = 0; c < t.nb; ++c)
+        for (int64_t r = 0; r < t.mb; ++r) t(r, c) = a[static_cast<std::size_t>(i * nb + r + (j * nb + c) * n)];
+    }
+  return M;
+}
+
+// The measured run of the routine on this machine: best of two after a
+// warm-up (potrs, getrs: the solve alone, on factors computed beforehand).
+double measure(const std::string& routine, int64_t n, int64_t nrhs, int64_t nb, const std::string& devices,
+               Schedule schedule) {
   Config cfg;
   cfg.devices = devices;
   cfg.schedule = schedule;
   init(cfg);
-  const std::vector<double> A0 = bench::random_hpd<double>(n, n, 20240601);
+  const bool chol = routine == "potrf" || routine == "potrs", solve = routine == "potrs" || routine == "getrs";
+  const std::vector<double> A0 =
+      chol ? bench::random_hpd<double>(n, n, 20240601) : bench::random_matrix<double>(n, n, n, 20240601);
+  const std::vector<double> B0 = routine == "gemm" ? bench::random_matrix<double>(n, n, n, 20240602) : std::vector<double>{};
   Options o;
   o.nb = nb;
+  Matrix<double> F = solve ? tiled(A0, n, nb) : Matrix<double>{};  // the factors of the solvers
+  std::vector<int64_t> fpiv;
+  if (solve && (chol ? potrf(Uplo::Lower, F, o) : getrf(F, fpiv, o)) != 0)
+    throw std::runtime_error("the factorization before " + routine + " failed");
+  const std::vector<double> X0 = solve ? bench::random_matrix<double>(n, nrhs, n, 20240603) : std::vector<double>{};
   double best = 1e300;
   for (int r = 0; r < 3; ++r) {
-    std::vector<double> A = A0;
+    Matrix<double> X = solve ? Matrix<double>(n, nrhs, nb) : Matrix<double>{};
+    if (solve) X.copy_from(X0.data(), n);
+    Matrix<double> A = tiled(A0, n, nb), B = routine == "gemm" ? tiled(B0, n, nb) : Matrix<double>{},
+                   C = routine == "gemm" ? tiled(B0, n, nb) : Matrix<double>{};
+    std::vector<int64_t> ipiv;
+    std::vector<double> tau(static_cast<std::size_t>(n));
     const double t0 = now_seconds();
-    const int64_t info = potrf(Uplo::Lower, n, A.data(), n, o);
+    int64_t info = 0;
+    if (routine == "potrf") info = potrf(Uplo::Lower, A, o);
+    else if (routine == "getrf") info = getrf(A, ipiv, o);
+    else if (routine == "geqrf") geqrf(A, tau.data(), o);
+    else if (routine == "gemm") gemm(Op::NoTrans, Op::NoTrans, 1.0, A, B, 1.0, C, o);
+    else if (routine == "potrs") potrs(Uplo::Lower, F, X, o);
+    else getrs(Op::NoTrans, F, fpiv, X, o);
     const double s = now_seconds() - t0;
-    if (info != 0) throw std::runtime_error("potrf failed: info " + std::to_string(info));
+    if (info != 0) throw std::runtime_error(routine + " failed: info " + std::to_string(info));
     if (r > 0) best = std::min(best, s);
   }
   return best;
@@ -134,6 +179,7 @@ int simulate(const SimulateArgs& a) {
   std::string routine = a.routine;
   sim::Request q;
   q.n = a.n;
+  q.nrhs = a.nrhs;
   q.nb = a.nb;
   q.cores = static_cast<int>(a.cores);
   q.precision = a.precision[0];
@@ -153,14 +199,14 @@ int simulate(const SimulateArgs& a) {
       return kExitOk;
     }
     if (!validate.empty()) routine = validate;
-    if (routine.empty()) throw UsageError("which routine? (potrf)" + see);
+    if (routine.empty()) throw UsageError("which routine? (potrf, getrf, geqrf, gemm, potrs, getrs)" + see);
     if (q.n < 1) throw UsageError("-n is required" + see);
     q.routine = routine;
     if (q.nb == 0) q.nb = 512;
     if (!validate.empty()) {
       if (q.precision != 'd') throw UsageError("--validate measures double precision");
       const Schedule sch = q.schedule == rt::Schedule::Static ? Schedule::Static : Schedule::Dynamic;
-      const double measured = measure_potrf(q.n, q.nb, devices, sch);
+      const double measured = measure(q.routine, q.n, q.nrhs, q.nb, devices, sch);
       const int cores = num_threads();
       finalize();
       const sim::MachineModel m = sim::api().this_machine(devices, 'd', q.nb, cores);
@@ -202,10 +248,10 @@ int cmd_simulate(int argc, char** argv, int first) {
                "of it, and prints both.",
                "hetla simulate");
   setup_command(app,
-                "potrf -n N --machine NAME|FILE [--nb NB] [--precision d] [--cores N]\n"
+                "ROUTINE -n N --machine NAME|FILE [--nb NB] [--nrhs K] [--precision d] [--cores N]\n"
                 "                      [--schedule dynamic|static] [--devices SPEC] [--json]\n"
                 "       hetla simulate --list-machines [--json]\n"
-                "       hetla simulate --validate potrf -n N [--devices SPEC] [--nb NB] [--json]",
+                "       hetla simulate --validate ROUTINE -n N [--devices SPEC] [--nb NB] [--json]",
                 "See docs/simulation.md. Exit status: 0 success, 1 the simulation or the run failed,\n"
                 "2 usage error (or a build without SimGrid).");
   add_options(app, a);

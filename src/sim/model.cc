@@ -1,6 +1,7 @@
 #include "sim/model.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -21,8 +22,20 @@ double RateCurve::at(double nb) const {
   return lo->second + (hi->second - lo->second) * (nb - lo->first) / (hi->first - lo->first);
 }
 
-double Rates::flops_per_second(dev::KernelId k, int p, double nb) const {
-  return curves[static_cast<std::size_t>(k)][static_cast<std::size_t>(p)].at(nb) * 1e9;
+double Rates::flops_per_second(std::size_t k, int p, double nb) const {
+  return curves[k][static_cast<std::size_t>(p)].at(nb) * 1e9;
+}
+
+const char* model_kernel_name(std::size_t k) {
+  if (k == kGetrfPanel) return "getrf_panel";
+  if (k == kGeqrfPanel) return "geqrf_panel";
+  return k == 0 || k >= kKernels ? "" : dev::kernel_name(static_cast<dev::KernelId>(k));
+}
+
+std::size_t model_kernel_of(const char* label) {
+  for (std::size_t k = 1; k < kKernels; ++k)
+    if (std::strcmp(label, model_kernel_name(k)) == 0) return k;
+  return 0;
 }
 
 int precision_index(char p) {
@@ -58,9 +71,9 @@ struct Reader {
     for (auto& [kname, per] : j.items()) {
       std::size_t k = 0;
       for (std::size_t i = 1; i < kKernels; ++i)
-        if (kname == dev::kernel_name(static_cast<dev::KernelId>(i))) k = i;
+        if (kname == model_kernel_name(i)) k = i;
       const std::string kf = field + "." + kname;
-      if (k == 0) fail(kf, "unknown kernel (gemm, herk, trsm, potrf, trmm, laswp)");
+      if (k == 0) fail(kf, "unknown kernel (gemm, herk, trsm, potrf, trmm, laswp, getrf_panel, geqrf_panel)");
       if (!per.is_object()) fail(kf, "expected an object of precisions");
       for (auto& [p, v] : per.items()) {
         const std::string pf = kf + "." + p;

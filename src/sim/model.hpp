@@ -21,13 +21,27 @@ struct RateCurve {
   double at(double nb) const;
 };
 
-constexpr std::size_t kKernels = static_cast<std::size_t>(dev::KernelId::Count);
+/// The model's kernels: dev::KernelId's (index = its value), then the
+/// host-only panel tasks, which have no device kernel id (their task label).
+constexpr std::size_t kDeviceKernels = static_cast<std::size_t>(dev::KernelId::Count);
+constexpr std::size_t kGetrfPanel = kDeviceKernels, kGeqrfPanel = kDeviceKernels + 1;
+constexpr std::size_t kKernels = kDeviceKernels + 2;
+/// "gemm", ..., "laswp", "getrf_panel", "geqrf_panel" ("" for 0, KernelId::None).
+const char* model_kernel_name(std::size_t k);
+/// The model kernel of a task label ("getrf_panel"; "gemm" for a host block
+/// GEMM), 0 when none.
+std::size_t model_kernel_of(const char* label);
 
-/// Rates of a processing unit: [kernel][precision s, d, c, z].
+/// Rates of a processing unit: [kernel][precision s, d, c, z]. laswp moves
+/// rows and computes nothing: its rate is GB/s of rows exchanged (read and
+/// written), the others' GFLOP/s.
 struct Rates {
   std::array<std::array<RateCurve, 4>, kKernels> curves;
-  /// flop/s of kernel k in precision p (0..3) at tile size nb; 0 if unknown.
-  double flops_per_second(dev::KernelId k, int p, double nb) const;
+  /// flop/s (laswp: bytes/s) of kernel k in precision p (0..3) at tile size nb; 0 if unknown.
+  double flops_per_second(std::size_t k, int p, double nb) const;
+  double flops_per_second(dev::KernelId k, int p, double nb) const {
+    return flops_per_second(static_cast<std::size_t>(k), p, nb);
+  }
 };
 
 struct DeviceModel {

@@ -72,18 +72,42 @@ void SimThreads::notify(int c, int n) {
 
 int64_t SimClock::now_ns() const { return static_cast<int64_t>(s4u::Engine::get_clock() * 1e9 + 0.5); }
 
+// A task's kernel: its device kernel id, else its label (the host-only
+// panels; a host block GEMM is labelled "gemm"). Its work: the flops it
+// carries, except laswp, which carries none and is timed by the bytes of the
+// rows it exchanges. How many rows that is depends on the pivots (data): the
+// simulation assumes every pivot row differs from its row (partial pivoting
+// on a random matrix almost always swaps), i.e. tile rows x the number of
+// panels whose pivots it reads (its accesses to shapeless pivot handles), or
+// every row it touches when it reads none (getrs: pivots known beforehand).
 double SimExecutor::task_seconds(const rt::Task& t, int d) const {
-  if (t.kernel == dev::KernelId::None || t.flops <= 0 || t.acc.empty()) return 0;
-  int64_t nb = 0;
+  const std::size_t k = t.kernel != dev::KernelId::None ? static_cast<std::size_t>(t.kernel) : model_kernel_of(t.label);
+  const bool laswp = t.kernel == dev::KernelId::Laswp;
+  if (k == 0 || t.acc.empty() || (t.flops <= 0 && !laswp)) return 0;
+  int64_t nb = 0, rows = 0, first_rows = 0, pivots = 0, cols = 0, written_rows = 0;
   std::size_t elem = 8;
   for (const auto& a : t.acc) {
+    if (a.handle->rows == 0) {  // a pivot handle (no data)
+      ++pivots;
+      continue;
+    }
     nb = std::max({nb, a.handle->rows, a.handle->cols});
     elem = a.handle->elem_size;
+    if (first_rows == 0) first_rows = a.handle->rows;
+    rows += a.handle->rows;
+    if (a.mode == rt::Mode::ReadWrite) written_rows += a.handle->rows;
+    cols = a.handle->cols;
   }
-  const bool fp64 = t.flags & rt::kFp64;
-  const int p = fp64 ? (elem >= 16 ? 3 : 1) : (elem >= 8 ? 2 : 0);
-  const double r = rates_[static_cast<std::size_t>(d)]->flops_per_second(t.kernel, p, static_cast<double>(nb));
-  return r > 0 ? t.flops / r : 0;
+  // a panel's rate is a curve over its height (the tiles it factors), not nb
+  const bool panel = k == kGetrfPanel || k == kGeqrfPanel;
+  if (panel) nb = written_rows;
+  const double r = rates_[static_cast<std::size_t>(d)]->flops_per_second(k, precision_, static_cast<double>(nb));
+  if (r <= 0) return 0;
+  if (laswp) {
+    const double swaps = static_cast<double>(pivots > 0 ? std::min(rows, pivots * first_rows) : rows);
+    return 4.0 * swaps * static_cast<double>(cols) * static_cast<double>(elem) / r;
+  }
+  return t.flops / r;
 }
 
 void SimExecutor::run(rt::Task& t, rt::TaskContext& ctx) {

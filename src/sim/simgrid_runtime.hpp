@@ -53,8 +53,10 @@ class SimClock final : public rt::Clock {
 
 class SimExecutor final : public rt::Executor {
  public:
-  /// rates[d]: the rates of runtime device d (0: host cores).
-  SimExecutor(const Platform& p, std::vector<const Rates*> rates) : platform_(p), rates_(std::move(rates)) {}
+  /// rates[d]: the rates of runtime device d (0: host cores); precision:
+  /// the routine's (0..3 for s, d, c, z; host panel tasks carry no fp64 flag).
+  SimExecutor(const Platform& p, std::vector<const Rates*> rates, int precision)
+      : platform_(p), rates_(std::move(rates)), precision_(precision) {}
   void run(rt::Task& t, rt::TaskContext& ctx) override;
   void copy_in(dev::Device& d, void* dev, const void* host, int64_t host_ld, int64_t rows, int64_t cols,
                std::size_t elem) override;
@@ -68,6 +70,7 @@ class SimExecutor final : public rt::Executor {
  private:
   const Platform& platform_;
   std::vector<const Rates*> rates_;
+  int precision_;
   struct Out {
     int device;
     uint64_t bytes;

@@ -8,9 +8,13 @@
 #include <simgrid/s4u.hpp>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "context/context.hpp"
+#include "hetla/blas3.hpp"
 #include "hetla/linalg.hpp"
+#include "hetla/lu.hpp"
+#include "hetla/qr.hpp"
 #include "runtime/runtime.hpp"
 #include "sim/sim_device.hpp"
 #include "sim/simgrid_runtime.hpp"
@@ -19,6 +23,16 @@ namespace hetla::sim {
 
 namespace s4u = simgrid::s4u;
 using nlohmann::json;
+
+std::string routines() { return "potrf, getrf, geqrf, gemm, potrs, getrs"; }
+
+double nominal_flops(const std::string& routine, double n, double nrhs) {
+  if (routine == "potrs" || routine == "getrs") return 2 * n * n * nrhs;
+  if (routine == "potrf") return n * n * n / 3;
+  if (routine == "getrf") return 2 * n * n * n / 3;
+  if (routine == "geqrf") return 4 * n * n * n / 3;
+  return 2 * n * n * n;  // gemm
+}
 
 namespace {
 
@@ -30,12 +44,38 @@ Distribution distribution_of(const std::string& s) {
   throw std::invalid_argument("simulate: unknown distribution '" + s + "' (default, 1d, 2d, weighted)");
 }
 
+// The routine on shape-only matrices: the same Matrix API calls a program
+// makes (the measured run of --validate makes them too), so the same tasks.
+// Task bodies do not run, so nothing reads the matrices: getrf's pivots and
+// geqrf's tau are written by nobody, and the insertion loops do not depend on
+// them.
 template <typename T> void run_routine(const Request& req, int64_t nb) {
-  if (req.routine != "potrf") throw std::invalid_argument("simulate: routine '" + req.routine + "' not simulated yet (potrf)");
-  Matrix<T> A = Matrix<T>::shape_only(req.n, req.n, nb);
   Options o;
   o.distribution = distribution_of(req.distribution);
-  potrf(Uplo::Lower, A, o);
+  o.weights = req.weights;
+  Matrix<T> A = Matrix<T>::shape_only(req.n, req.n, nb);
+  if (req.routine == "potrf") {
+    potrf(Uplo::Lower, A, o);
+  } else if (req.routine == "getrf") {
+    std::vector<int64_t> ipiv;
+    getrf(A, ipiv, o);
+  } else if (req.routine == "geqrf") {
+    std::vector<T> tau(static_cast<std::size_t>(req.n));
+    geqrf(A, tau.data(), o);
+  } else if (req.routine == "gemm") {
+    Matrix<T> B = Matrix<T>::shape_only(req.n, req.n, nb), C = Matrix<T>::shape_only(req.n, req.n, nb);
+    gemm(Op::NoTrans, Op::NoTrans, T(1), A, B, T(1), C, o);
+  } else if (req.routine == "potrs" || req.routine == "getrs") {
+    Matrix<T> B = Matrix<T>::shape_only(req.n, req.nrhs, nb);
+    if (req.routine == "potrs") {
+      potrs(Uplo::Lower, A, B, o);
+    } else {
+      const std::vector<int64_t> ipiv(static_cast<std::size_t>(req.n), 0);  // read by task bodies only
+      getrs(Op::NoTrans, A, ipiv, B, o);
+    }
+  } else {
+    throw std::invalid_argument("simulate: routine '" + req.routine + "' not simulated (" + routines() + ")");
+  }
 }
 
 // The algorithm's actor: builds the runtime on the simulated seams, runs the
@@ -53,7 +93,7 @@ json simulate_in_engine(const MachineModel& model, const Request& req) {
                                       model.devices[i], static_cast<int>(i)));
       rates.push_back(&model.devices[i].rates);
     }
-  auto executor = std::make_shared<SimExecutor>(platform, rates);
+  auto executor = std::make_shared<SimExecutor>(platform, rates, precision_index(req.precision));
   rc.executor = executor;
   rc.clock = std::make_shared<SimClock>();
   rc.threads = std::make_shared<SimThreads>(platform.cpu);
@@ -69,7 +109,7 @@ json simulate_in_engine(const MachineModel& model, const Request& req) {
         // Placement weighs devices by the model's rates at this tile size, as
         // calibration would on the real machine.
         for (int d = 0; d < rt.num_devices(); ++d)
-          for (std::size_t k = 1; k < kKernels; ++k) {
+          for (std::size_t k = 1; k < kDeviceKernels; ++k) {
             const double r = rates[static_cast<std::size_t>(d)]->flops_per_second(static_cast<dev::KernelId>(k), p,
                                                                                    static_cast<double>(nb));
             rt.set_rate(d, static_cast<dev::KernelId>(k), r);
@@ -109,6 +149,7 @@ json simulate_in_engine(const MachineModel& model, const Request& req) {
 
 Result simulate(const MachineModel& model, const Request& req) {
   if (req.n < 1) throw std::invalid_argument("simulate: n must be >= 1");
+  if (req.nrhs < 1) throw std::invalid_argument("simulate: nrhs must be >= 1");
   precision_index(req.precision);
   hetla::finalize();  // no runtime threads across fork()
   int fds[2];
@@ -153,7 +194,7 @@ Result simulate(const MachineModel& model, const Request& req) {
   Result res;
   res.seconds = out["seconds"].get<double>();
   const double n = static_cast<double>(req.n);
-  res.flops = n * n * n / 3 * (req.precision == 'c' || req.precision == 'z' ? 4 : 1);
+  res.flops = nominal_flops(req.routine, n, static_cast<double>(req.nrhs)) * (req.precision == 'c' || req.precision == 'z' ? 4 : 1);
   for (const auto& d : out["devices"])
     res.devices.push_back({d["name"], d["workers"], d["tasks"], d["flops"], d["busy_seconds"], d["bytes_in"], d["bytes_out"],
                            d["evictions"]});

@@ -13,14 +13,17 @@
 namespace hetla::sim {
 
 struct Request {
-  std::string routine = "potrf";  // potrf so far
+  std::string routine = "potrf";  // potrf, getrf, geqrf, gemm (n x n, C += A B), potrs, getrs
   int64_t n = 0;
+  int64_t nrhs = 1;  // potrs, getrs: columns of B (the solve alone, factors given)
   int64_t nb = 0;  // 0: 512
   char precision = 'd';
   rt::Schedule schedule = rt::Schedule::Dynamic;
   int cores = 0;   // host workers; 0: the model's cores
   /// Static schedule: the distribution ("1d", "2d", "weighted"; "" default).
   std::string distribution;
+  /// gemm's split of C's columns ("cpu=0.4,emu0=0.6"; Options::weights).
+  std::string weights;
 };
 
 struct DeviceResult {
@@ -36,6 +39,12 @@ struct Result {
   double flops = 0;  // the routine's nominal flop count
   std::vector<DeviceResult> devices;
 };
+
+/// The routines simulate() takes, for messages.
+std::string routines();
+/// The routine's nominal real flop count at order n (LAPACK's: getrf 2n^3/3,
+/// geqrf 4n^3/3, potrf n^3/3, gemm 2n^3; potrs and getrs 2n^2 nrhs).
+double nominal_flops(const std::string& routine, double n, double nrhs);
 
 /// Simulates `req` on `model`; throws std::runtime_error with the child's
 /// message when the simulation fails.

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "devices/host/host_device.hpp"
+#include "kernels/host/lapack_lu.hpp"
+#include "kernels/host/lapack_qr.hpp"
 #include "devices/spec.hpp"
 #include "util/hwloc_topology.hpp"
 
@@ -24,6 +26,46 @@ template <typename F> double best_seconds(F&& f) {
     best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
   return best;
+}
+
+// The host-only panels of LU and QR on one core: GFLOP/s over the panel's
+// height h (rows x nb; the curve's abscissa is h, see SimExecutor), at
+// h = nb, 2 nb, 4 nb, 8 nb; and laswp, GB/s of rows exchanged: nb swaps in a
+// 4 nb x nb column, as a step of getrf applies them.
+template <typename T> void measure_panels(dev::Kernels<T>& k, Rates& r, int64_t nb, int p, double scale) {
+  const double w = static_cast<double>(nb);
+  auto& lu = r.curves[kGetrfPanel][static_cast<std::size_t>(p)].points;
+  auto& qr = r.curves[kGeqrfPanel][static_cast<std::size_t>(p)].points;
+  for (int64_t h = nb; h <= 8 * nb; h *= 2) {
+    std::vector<T> A0(static_cast<std::size_t>(h * nb));
+    uint64_t x = 12345;
+    for (auto& v : A0) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      v = T(static_cast<double>(x >> 11) / 9007199254740992.0 - 0.5);
+    }
+    std::vector<T> A = A0, Tm(static_cast<std::size_t>(nb * nb));
+    std::vector<lapack_int> piv(static_cast<std::size_t>(nb));
+    const double hd = static_cast<double>(h);
+    const double lu_s = best_seconds([&] {
+      std::copy(A0.begin(), A0.end(), A.begin());
+      blas::getrf(h, nb, A.data(), h, piv.data());
+    });
+    lu.push_back({hd, scale * (hd * w * w - w * w * w / 3) / lu_s / 1e9});
+    const double qr_s = best_seconds([&] {
+      std::copy(A0.begin(), A0.end(), A.begin());
+      blas::geqrt_recursive(h, nb, A.data(), h, Tm.data(), nb);
+    });
+    qr.push_back({hd, scale * 2 * w * w * (hd - w / 3) / qr_s / 1e9});
+  }
+  const int64_t h = 4 * nb;
+  std::vector<T> col(static_cast<std::size_t>(h * nb), T(1));
+  std::vector<T*> tiles;
+  std::vector<int64_t> mb(4, nb), ld(4, nb), rows;
+  for (int t = 0; t < 4; ++t) tiles.push_back(col.data() + t * nb * nb);
+  for (int64_t s = 0; s < nb; ++s) rows.insert(rows.end(), {s, (s * 7919 + nb) % h});
+  const double sw = best_seconds([&] { k.laswp(nb, 4, tiles.data(), mb.data(), ld.data(), nb, rows.data()); });
+  r.curves[static_cast<std::size_t>(dev::KernelId::Laswp)][static_cast<std::size_t>(p)].points = {
+      {w, 4.0 * w * w * static_cast<double>(sizeof(T)) / sw / 1e9}};
 }
 
 // GFLOP/s of one core on nb x nb tiles, per kernel (the flop counts of the
@@ -57,6 +99,10 @@ template <typename T> Rates measure_host(int64_t nb, int p) {
         std::vector<T> W = S;
         k.potrf(Uplo::Lower, nb, W.data(), nb);
       }));
+  set(dev::KernelId::Trmm, f3, best_seconds([&] {
+        k.trmm(Side::Left, Uplo::Upper, Op::ConjTrans, Diag::NonUnit, nb, nb, T(1), S.data(), nb, C.data(), nb);
+      }));
+  measure_panels<T>(k, r, nb, p, scale);
   return r;
 }
 

@@ -114,6 +114,12 @@ template <typename T> std::vector<Tile<T>> tiles_of(const std::vector<Ref<T>>& r
 template <typename T> void geqrf_panel(rt::Runtime& rt, std::vector<Ref<T>> panel, T* tau, Ref<T> Tt, Ref<T> Vd,
                                        Opts o) {
   auto acc = qr::accesses(panel, rt::Mode::ReadWrite, {rt::W(Tt.h), rt::W(Vd.h)});
+  double rows = 0;
+  for (const auto& r : panel) rows += static_cast<double>(r.t.mb);
+  const double cols = static_cast<double>(panel[0].t.nb), lo = std::min(rows, cols), hi = std::max(rows, cols);
+  // LAPACK geqrf's count (the T it builds on the way is not counted); the
+  // simulation times the panel by it
+  const double flops = flop_scale<T>() * 2 * lo * lo * (hi - lo / 3);
   rt.insert(
       [tiles = qr::tiles_of(panel), tau, tt = Tt.t, vd = Vd.t](rt::TaskContext&) {
         qr::PanelBlock<T> P(tiles, tiles[0].nb);
@@ -128,7 +134,7 @@ template <typename T> void geqrf_panel(rt::Runtime& rt, std::vector<Ref<T>> pane
         qr::store_unit_lower(P, k, Tile<T>{vd.data, vd.ld, tiles[0].mb, k});
         P.store();
       },
-      acc.data(), acc.size(), {o.priority, "geqrf_panel", rt::kHostOnly});
+      acc.data(), acc.size(), {o.priority, "geqrf_panel", rt::kHostOnly, dev::KernelId::None, flops});
 }
 
 /// T and Vd of the first kp reflectors stored in a panel (larft), for

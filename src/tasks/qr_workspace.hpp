@@ -32,15 +32,26 @@ template <typename T> Ref<T> row_range(const Matrix<T>& A, int64_t i, int64_t j,
   return r;
 }
 
+/// True when no tile of A has storage here (Matrix::shape_only: a simulated
+/// run, whose workspaces need none either).
+template <typename T> bool no_data(const Matrix<T>& A) {
+  for (int64_t j = 0; j < A.nt(); ++j)
+    for (int64_t i = 0; i < A.mt(); ++i)
+      if (A.tile(i, j).data) return false;
+  return true;
+}
+
 /// One rows x cols tile over memory that is not initialised (its pages are
 /// mapped up front, util::PageBuffer), for workspaces that tasks write before
-/// they read.
+/// they read; shape-only (no memory) for a matrix without data.
 template <typename T> class ScratchTile {
  public:
-  ScratchTile(int64_t rows, int64_t cols)
-      : mem_(sizeof(T) * static_cast<std::size_t>(std::max<int64_t>(1, rows * cols))),
-        M_(Matrix<T>::view(rows, cols, static_cast<T*>(mem_.get()), std::max<int64_t>(1, rows),
-                           std::max<int64_t>({1, rows, cols}))) {}
+  ScratchTile(int64_t rows, int64_t cols, bool shape_only = false)
+      : mem_(shape_only ? util::PageBuffer()
+                        : util::PageBuffer(sizeof(T) * static_cast<std::size_t>(std::max<int64_t>(1, rows * cols)))),
+        M_(shape_only ? Matrix<T>::shape_only(rows, cols, std::max<int64_t>({1, rows, cols}))
+                      : Matrix<T>::view(rows, cols, static_cast<T*>(mem_.get()), std::max<int64_t>(1, rows),
+                                        std::max<int64_t>({1, rows, cols}))) {}
   Ref<T> ref() const { return tile::ref(M_, 0, 0); }
 
  private:
@@ -62,9 +73,10 @@ template <typename T> class Reflectors {
  public:
   Reflectors(const Matrix<T>& A, int64_t k) : A_(A), k_(k) {
     while (np_ < A.nt() && A.col_offset(np_) < k) ++np_;
+    const bool none = no_data(A);
     for (int64_t p = 0; p < np_; ++p) {
-      T_.emplace_back(A.tile_nb(p), A.tile_nb(p));
-      Vd_.emplace_back(A.tile_mb(p), A.tile_nb(p));
+      T_.emplace_back(A.tile_nb(p), A.tile_nb(p), none);
+      Vd_.emplace_back(A.tile_mb(p), A.tile_nb(p), none);
     }
   }
 
@@ -104,15 +116,17 @@ template <typename T> class LarfbWork {
   /// For C from the left: one kp x tile_nb(j) W per tile column j of C.
   static LarfbWork left(const Matrix<T>& C) {
     LarfbWork w;
+    const bool none = no_data(C);
     for (auto& set : w.set_)
-      for (int64_t j = 0; j < C.nt(); ++j) set.emplace_back(widest_tile(C), C.tile_nb(j));
+      for (int64_t j = 0; j < C.nt(); ++j) set.emplace_back(widest_tile(C), C.tile_nb(j), none);
     return w;
   }
   /// For C from the right: one tile_mb(i) x kp W per tile row i of C.
   static LarfbWork right(const Matrix<T>& C) {
     LarfbWork w;
+    const bool none = no_data(C);
     for (auto& set : w.set_)
-      for (int64_t i = 0; i < C.mt(); ++i) set.emplace_back(C.tile_mb(i), widest_tile(C));
+      for (int64_t i = 0; i < C.mt(); ++i) set.emplace_back(C.tile_mb(i), widest_tile(C), none);
     return w;
   }
   /// W of tile column (left) or tile row (right) c in the set the s-th

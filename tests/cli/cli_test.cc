@@ -803,7 +803,7 @@ TEST(Cli, InvalidValuesNameTheOption) {
       {"info --json=1", "--json takes no value"},
       {"simulate potrf -n 0 --machine this", "-n: 0 is out of range"},
       {"simulate potrf -n 10 --schedule fast", "--schedule: 'fast'"},
-      {"simulate gemm -n 10", "'gemm' is not potrf"},
+      {"simulate gesv -n 10", "'gesv' is not potrf, getrf, geqrf, gemm, potrs or getrs"},
   };
   for (const auto& [args, message] : cases) {
     auto r = run(args);

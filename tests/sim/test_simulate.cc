@@ -43,11 +43,33 @@ TEST(Simulate, CoresRunTasksInParallel) {
   EXPECT_GE(two, 3 * (f / 3) / 1e9 + 2 * f / 2e9 + 2 * f / 4e9 - 1e-12);
 }
 
+// One core; LU's panel at 1 GFLOP/s on 100 rows, 2 on 200 (a curve over the
+// panel's height), laswp 1 GB/s of rows exchanged.
+const char* kOneCoreLu = R"({"name": "one-core-lu", "host": {"cores": 1, "kernels": {
+  "getrf_panel": {"d": [[100, 1], [200, 2]]}, "laswp": {"d": 1}, "trsm": {"d": 2}, "gemm": {"d": 8}}}})";
+
+TEST(Simulate, OneCoreLuTimeIsTheSumOfTaskTimes) {
+  Request r;
+  r.routine = "getrf";
+  r.n = 200;
+  r.nb = 100;  // panel 0 (200 rows), laswp and trsm on column 1, gemm, panel 1 (100 rows), laswp on column 0
+  const Result res = simulate(parse_model(kOneCoreLu, "one-core-lu"), r);
+  const double f = 1e6, swap = 4.0 * 100 * 100 * 8;  // every one of the 100 pivots exchanges two 100-wide rows
+  const double expect =
+      (200 * 1e4 - f / 3) / 2e9 + swap / 1e9 + f / 2e9 + 2 * f / 8e9 + (100 * 1e4 - f / 3) / 1e9 + swap / 1e9;
+  EXPECT_NEAR(res.seconds, expect, 1e-12);
+  ASSERT_EQ(res.devices.size(), 1u);
+  EXPECT_EQ(res.devices[0].tasks, 6u);
+  EXPECT_NEAR(res.flops, 2.0 / 3 * 200 * 200 * 200, 1e-3);
+}
+
 const char* kGpu = R"({"name": "gpu", "host": {"cores": 2, "kernels": {
-  "potrf": {"d": 10}, "trsm": {"d": 10}, "herk": {"d": 10}, "gemm": {"d": 10}}},
+  "potrf": {"d": 10}, "trsm": {"d": 10}, "herk": {"d": 10}, "gemm": {"d": 10}, "trmm": {"d": 7},
+  "getrf_panel": {"d": 5}, "geqrf_panel": {"d": [[256, 3], [2048, 6]]}, "laswp": {"d": 2}}},
   "hubs": [{"bandwidth_gbs": 8}],
   "devices": [{"name": "gpu", "count": 2, "memory_gb": MEM, "link_gbs": 6, "link_latency_us": 10,
-    "kernels": {"trsm": {"d": [[64, 50], [512, 200]]}, "herk": {"d": 300}, "gemm": {"d": [[64, 100], [512, 400]]}}}]})";
+    "kernels": {"trsm": {"d": [[64, 50], [512, 200]]}, "herk": {"d": 300}, "gemm": {"d": [[64, 100], [512, 400]]},
+    "trmm": {"d": 150}, "laswp": {"d": 20}}}]})";
 
 MachineModel gpu_model(const std::string& mem) {
   std::string t = kGpu;
@@ -71,6 +93,36 @@ TEST(Simulate, SameInputSameOutput) {
   EXPECT_GT(a.devices[1].bytes_in, 0u);
   // faster than the host alone at 2 x 10 GFLOP/s
   EXPECT_LT(a.seconds, 2048.0 * 2048 * 2048 / 3 / 20e9);
+}
+
+// getrf, geqrf, gemm and the solvers: the same input gives the same output,
+// and the accelerators take part.
+TEST(Simulate, EachRoutineIsDeterministic) {
+  const MachineModel m = gpu_model("0");
+  for (const char* routine : {"getrf", "geqrf", "gemm", "potrs", "getrs"}) {
+    SCOPED_TRACE(routine);
+    Request r;
+    r.routine = routine;
+    r.n = 1536;
+    r.nb = 256;
+    r.nrhs = 512;
+    const Result a = simulate(m, r), b = simulate(m, r);
+    EXPECT_GT(a.seconds, 0);
+    EXPECT_EQ(a.seconds, b.seconds);
+    ASSERT_EQ(a.devices.size(), 3u);
+    ASSERT_EQ(b.devices.size(), 3u);
+    for (std::size_t d = 0; d < a.devices.size(); ++d) {
+      EXPECT_EQ(a.devices[d].tasks, b.devices[d].tasks);
+      EXPECT_EQ(a.devices[d].bytes_in, b.devices[d].bytes_in);
+      EXPECT_EQ(a.devices[d].bytes_out, b.devices[d].bytes_out);
+      EXPECT_EQ(a.devices[d].busy_seconds, b.devices[d].busy_seconds);
+    }
+    EXPECT_GT(a.devices[1].tasks + a.devices[2].tasks, 0u);
+  }
+  Request bad;
+  bad.routine = "gesvd";
+  bad.n = 100;
+  EXPECT_THROW(simulate(m, bad), std::runtime_error);
 }
 
 TEST(Simulate, DeviceMemoryLimitEvicts) {
