@@ -88,11 +88,11 @@ stage_tsan() {
 }
 
 stage_fuzz() {
-  section "4/4 libFuzzer: C API and device-list harnesses, ${FUZZ_SECONDS}s each ($FUZZ_BUILD_DIR)"
+  section "4/4 libFuzzer: C API, device-list, file and command-line harnesses, ${FUZZ_SECONDS}s each ($FUZZ_BUILD_DIR)"
   if ! command -v clang++ >/dev/null; then echo "run-tests: clang++ not found (apt: clang)"; return 1; fi
   CC=clang CXX=clang++ cmake -S . -B "$FUZZ_BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHETLA_SANITIZE=address \
     -DHETLA_FUZZ=ON -DHETLA_BUILD_TESTS=OFF -DHETLA_WITH_PYTHON=OFF -DHETLA_FUZZ_SECONDS="$FUZZ_SECONDS" || return 1
-  cmake --build "$FUZZ_BUILD_DIR" -j "$JOBS" --target fuzz_c_api fuzz_device_spec || return 1
+  cmake --build "$FUZZ_BUILD_DIR" -j "$JOBS" --target fuzz_c_api fuzz_device_spec fuzz_files fuzz_cli || return 1
   ctest --test-dir "$FUZZ_BUILD_DIR" --output-on-failure -L fuzz
 }
 

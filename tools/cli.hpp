@@ -116,5 +116,7 @@ class RecordPrinter {
 int cmd_info(int argc, char** argv, int first);
 int cmd_bench(int argc, char** argv, int first);
 int cmd_demo(int argc, char** argv, int first);
+int cmd_tune(int argc, char** argv, int first);
+int cmd_simulate(int argc, char** argv, int first);
 
 }  // namespace hetla::cli

@@ -13,11 +13,6 @@
 #include "hetla/context.hpp"
 #include "hetla/version.hpp"
 
-namespace hetla::cli {
-int cmd_tune(int argc, char** argv, int first);
-int cmd_simulate(int argc, char** argv, int first);
-}
-
 namespace {
 
 using namespace hetla::cli;

@@ -78,18 +78,25 @@ std::string usage_message(const CLI::ParseError& e) {
 }
 }  // namespace
 
+namespace {
+bool g_parse_only = false;
+}  // namespace
+
+void set_parse_only(bool on) { g_parse_only = on; }
+
 bool parse_command(CLI::App& app, int argc, char** argv, int first) {
   std::vector<std::string> args(argv + std::min(first, argc), argv + argc);
   std::reverse(args.begin(), args.end());  // CLI11 takes them last first
   try {
     app.parse(args);
   } catch (const CLI::CallForHelp&) {
-    std::fputs(app.help().c_str(), stdout);
+    const std::string help = app.help();
+    if (!g_parse_only) std::fputs(help.c_str(), stdout);
     return false;
   } catch (const CLI::ParseError& e) {
     throw UsageError(usage_message(e) + " (see " + app.get_name() + " --help)");
   }
-  return true;
+  return !g_parse_only;
 }
 
 CLI::Validator integer(int64_t lo, int64_t hi) {

@@ -20,6 +20,10 @@ void setup_command(CLI::App& app, const std::string& usage, const std::string& f
 /// (the help is printed on stdout); a parse or validation error is thrown as
 /// UsageError "<message> (see hetla CMD --help)".
 bool parse_command(CLI::App& app, int argc, char** argv, int first);
+/// Parse-only mode, for the command-line fuzz harness (tests/fuzz/fuzz_cli):
+/// parse_command then parses and validates as always but returns false (and
+/// prints no help), so every command returns before it runs anything.
+void set_parse_only(bool on);
 
 /// A whole decimal integer in [lo, hi] ("1e7" included); rewrites the value
 /// in plain decimal, so it converts to any integer type that holds [lo, hi].

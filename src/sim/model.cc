@@ -1,6 +1,7 @@
 #include "sim/model.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <cstdlib>
 #include <filesystem>
@@ -64,6 +65,22 @@ struct Reader {
   double opt(const json& o, const char* key, const std::string& field, double def) const {
     return o.contains(key) ? number(o[key], field + "." + key, false) : def;
   }
+  // A count (cores, devices, nodes, a hub index): a whole number in [lo, 2^20],
+  // so the conversion to int is defined.
+  int count(const json& j, const std::string& field, int lo) const {
+    const double v = number(j, field, lo > 0);
+    if (v != static_cast<double>(static_cast<int64_t>(std::min(v, 1e18))) || v < lo || v > (1 << 20))
+      fail(field, "must be a whole number in [" + std::to_string(lo) + ", 2^20]");
+    return static_cast<int>(v);
+  }
+  int opt_count(const json& o, const char* key, const std::string& field, int lo, int def) const {
+    return o.contains(key) ? count(o[key], field + "." + key, lo) : def;
+  }
+  bool opt_flag(const json& o, const char* key, const std::string& field, bool def) const {
+    if (!o.contains(key)) return def;
+    if (!o[key].is_boolean()) fail(field + "." + key, "expected true or false");
+    return o[key].get<bool>();
+  }
   // "gemm": {"d": 10.5} or {"d": [[128, 8.0], [512, 10.5]]}
   Rates rates(const json& j, const std::string& field) const {
     Rates r;
@@ -105,17 +122,18 @@ MachineModel parse_model(const std::string& text, const std::string& source) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for 2e308 (found by fuzz_files)
     throw std::runtime_error(source + ": not valid JSON: " + e.what());
   }
   if (!j.is_object()) rd.fail("(top)", "expected an object");
   MachineModel m;
   m.file = source;
+  if (j.contains("name") && !j["name"].is_string()) rd.fail("name", "expected a string");
   m.name = j.value("name", std::filesystem::path(source).stem().string());
   if (!j.contains("host")) rd.fail("host", "missing");
   const json& h = j["host"];
   if (!h.contains("cores")) rd.fail("host.cores", "missing");
-  m.cores = static_cast<int>(rd.number(h["cores"], "host.cores", true));
+  m.cores = rd.count(h["cores"], "host.cores", 1);
   if (!h.contains("kernels")) rd.fail("host.kernels", "missing");
   m.host = rd.rates(h["kernels"], "host.kernels");
   m.memory_bandwidth_gbs = rd.opt(h, "memory_bandwidth_gbs", "host", 0);
@@ -136,12 +154,11 @@ MachineModel parse_model(const std::string& text, const std::string& source) {
       DeviceModel d;
       if (!o.contains("name") || !o["name"].is_string()) rd.fail(f + ".name", "missing");
       d.name = o["name"].get<std::string>();
-      d.count = static_cast<int>(rd.opt(o, "count", f, 1));
-      if (d.count < 1) rd.fail(f + ".count", "must be >= 1");
+      d.count = rd.opt_count(o, "count", f, 1, 1);
       d.memory_bytes = rd.opt(o, "memory_gb", f, 0) * 1e9;
-      d.fp64 = o.value("fp64", true);
-      d.herk_as_gemm = o.value("herk_as_gemm", false);
-      d.hub = static_cast<int>(rd.opt(o, "hub", f, 0));
+      d.fp64 = rd.opt_flag(o, "fp64", f, true);
+      d.herk_as_gemm = rd.opt_flag(o, "herk_as_gemm", f, false);
+      d.hub = rd.opt_count(o, "hub", f, 0, 0);
       if (!o.contains("link_gbs")) rd.fail(f + ".link_gbs", "missing");
       d.link_gbs = rd.number(o["link_gbs"], f + ".link_gbs", true);
       d.link_latency_us = rd.opt(o, "link_latency_us", f, 0);
@@ -155,7 +172,7 @@ MachineModel parse_model(const std::string& text, const std::string& source) {
   if (m.hubs.empty()) m.hubs.push_back({1e6, 0});  // no shared bus: only the device links limit
   if (j.contains("network")) {
     const json& o = j["network"];
-    m.nodes = static_cast<int>(rd.opt(o, "nodes", "network", 1));
+    m.nodes = rd.opt_count(o, "nodes", "network", 1, 1);
     m.network_gbs = rd.opt(o, "bandwidth_gbs", "network", 0);
     m.network_latency_us = rd.opt(o, "latency_us", "network", 0);
   }

@@ -158,6 +158,10 @@ std::string weights_path() {
 std::vector<Rate> load(const std::string& path) {
   std::ifstream in(path);
   if (!in) return {};
+  return parse_weights(in, path);
+}
+
+std::vector<Rate> parse_weights(std::istream& in, const std::string& path) {
   const nlohmann::json doc = read_json_file(in, path, "weights file");
   check_version(doc, path, "weights file", kWeightsVersion);
   const FieldError bad{"weights file " + path};

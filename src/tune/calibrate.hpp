@@ -5,6 +5,7 @@
 // (one slow outlier must not send all GEMMs to one device).
 #pragma once
 #include <functional>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,8 @@ std::string weights_path();
 void save(const std::vector<Rate>& rates, const std::string& path);
 /// Reads the file; empty if it does not exist. Throws on a malformed file.
 std::vector<Rate> load(const std::string& path);
+/// What load() does with an open file's text; `path` names it in errors.
+std::vector<Rate> parse_weights(std::istream& in, const std::string& path);
 /// Installs the rates whose device key matches one of rt's devices; returns how many.
 int apply(rt::Runtime& rt, const std::vector<Rate>& rates);
 

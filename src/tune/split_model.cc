@@ -40,7 +40,9 @@ std::optional<std::vector<double>> SplitModel::predict(const std::string& device
   }
   if (!lo && !hi) return std::nullopt;
   if (!lo) return hi->shares;
-  if (!hi || hi->n == lo->n) return lo->shares;
+  // Two points of one device set with different share counts (a hand-edited
+  // file): no interpolation between them; the caller checks the count.
+  if (!hi || hi->n == lo->n || hi->shares.size() != lo->shares.size()) return lo->shares;
   const double t = (n - lo->n) / (hi->n - lo->n);
   std::vector<double> s(lo->shares.size());
   for (std::size_t d = 0; d < s.size(); ++d) s[d] = (1 - t) * lo->shares[d] + t * hi->shares[d];
@@ -72,9 +74,13 @@ void SplitModel::save(const std::string& path) const {
 }
 
 SplitModel SplitModel::load(const std::string& path) {
-  SplitModel m;
   std::ifstream f(path);
-  if (!f) return m;
+  if (!f) return {};
+  return parse(f, path);
+}
+
+SplitModel SplitModel::parse(std::istream& f, const std::string& path) {
+  SplitModel m;
   const nlohmann::json doc = read_json_file(f, path, "split model");
   check_version(doc, path, "split model", kSplitVersion);
   const FieldError bad{"split model " + path};

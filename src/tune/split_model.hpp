@@ -8,6 +8,7 @@
 // (clamped outside them). Stored per machine next to the capability weights.
 #pragma once
 #include <functional>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,8 @@ class SplitModel {
   static std::string default_path();
   /// Empty model when the file does not exist; throws on a malformed file.
   static SplitModel load(const std::string& path);
+  /// What load() does with an open file's text; `path` names it in errors.
+  static SplitModel parse(std::istream& in, const std::string& path);
   void save(const std::string& path) const;
 
  private:

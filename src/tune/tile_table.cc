@@ -40,6 +40,10 @@ std::string tiles_path() {
 TileTable load_tiles(const std::string& path) {
   std::ifstream in(path);
   if (!in) return {};
+  return parse_tiles(in, path);
+}
+
+TileTable parse_tiles(std::istream& in, const std::string& path) {
   const nlohmann::json doc = read_json_file(in, path, "tuning file");
   check_version(doc, path, "tuning file", kTilesVersion);
   const FieldError bad{"tuning file " + path};

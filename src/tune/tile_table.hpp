@@ -6,6 +6,7 @@
 // measured with another BLAS is ignored.
 #pragma once
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,8 @@ std::string tiles_path();
 /// Reads the file; an empty table if it does not exist. Throws
 /// std::runtime_error naming the file and the field on a malformed file.
 TileTable load_tiles(const std::string& path);
+/// What load_tiles() does with an open file's text; `path` names it in errors.
+TileTable parse_tiles(std::istream& in, const std::string& path);
 /// Writes `table`, keeping the entries of the file on disk measured with the
 /// same BLAS that `table` does not replace (same routine, precision, devices, n).
 void save_tiles(const TileTable& table, const std::string& path);
