@@ -116,5 +116,14 @@ int main(int argc, char** argv) {
   }
   check("dgeqrf", qerr / (n * 2.2e-16));
   printf("%s\n", failures ? "FAILED" : "all ok");
+  free(work);
+  free(llt);
+  free(ipiv);
+  free(tau);
+  free(b);
+  free(x);
+  free(l);
+  free(a0);
+  free(a);
   return failures ? 1 : 0;
 }
