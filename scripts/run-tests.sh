@@ -20,6 +20,8 @@
 #   STAGES="release asan tsan fuzz"  which stages to run
 #   FUZZ_SECONDS=20                how long each fuzz harness runs
 #   SKIP_DEPS=1                    do not run scripts/install-deps.sh
+# HETLA_TUNING is set to an empty folder of its own: the tests see the
+# built-in tile sizes and crossovers, whatever `hetla tune` stored here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -31,6 +33,12 @@ TSAN_BUILD_DIR=${TSAN_BUILD_DIR:-build-tsan}
 FUZZ_BUILD_DIR=${FUZZ_BUILD_DIR:-build-fuzz}
 FUZZ_SECONDS=${FUZZ_SECONDS:-20}
 STAGES=${STAGES:-release asan tsan fuzz}
+# The suite runs on the built-in defaults, not on what `hetla tune` stored for
+# this machine (~/.cache/hetla/tiles.json, crossover.json would change tile
+# sizes and crossovers under the tests); tests that tune set their own.
+tuning_dir=$(mktemp -d)
+trap 'rm -rf "$tuning_dir"' EXIT
+export HETLA_TUNING="$tuning_dir/tiles.json"
 
 section() { printf '\n======== %s ========\n' "$*"; }
 now() { date +%s; }
