@@ -118,12 +118,7 @@ void print_result(bool json, const std::string& machine, const sim::Request& q, 
 // the host block paths, which a matrix without data cannot).
 Matrix<double> tiled(const std::vector<double>& a, int64_t n, int64_t nb) {
   Matrix<double> M(n, n, nb);
-  for (int64_t j = 0; j < M.nt(); ++j)
-    for (int64_t i = 0; i < M.mt(); ++i) {
-      const Tile<double> t = M.tile(i, j);
-      for (int64_t c = 0; c < t.nb; ++c)
-        for (int64_t r = 0; r < t.mb; ++r) t(r, c) = a[static_cast<std::size_t>(i * nb + r + (j * nb + c) * n)];
-    }
+  M.copy_from(a.data(), n);
   return M;
 }
 

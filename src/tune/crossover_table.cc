@@ -33,13 +33,8 @@ CrossoverTable load_crossovers(const std::string& path) {
     const nlohmann::json& j = list[i];
     if (!j.is_object()) throw bad(at, "must be an object");
     CrossoverEntry e;
-    e.routine = string_field(j, at + ".routine", "routine", bad);
-    if (e.routine != "potrf" && e.routine != "getrf" && e.routine != "geqrf")
-      throw bad(at + ".routine", "'" + e.routine + "' is not one of potrf, getrf, geqrf");
-    const std::string p = string_field(j, at + ".precision", "precision", bad);
-    if (p.size() != 1 || std::string("sdcz").find(p[0]) == std::string::npos)
-      throw bad(at + ".precision", "'" + p + "' is not one of s, d, c, z");
-    e.precision = p[0];
+    e.routine = routine_field(j, at, bad);
+    e.precision = precision_field(j, at, bad);
     const nlohmann::json& n = member(j, "n", bad, at + ".n");
     if (!n.is_number_integer() || n.get<int64_t>() < 0 || n.get<int64_t>() > 1000000)
       throw bad(at + ".n", "must be a whole number in [0, 1000000]");

@@ -46,6 +46,20 @@ std::string string_field(const nlohmann::json& obj, const std::string& field, co
   return v.get<std::string>();
 }
 
+std::string routine_field(const nlohmann::json& obj, const std::string& at, const FieldError& bad) {
+  std::string r = string_field(obj, at + ".routine", "routine", bad);
+  if (r != "potrf" && r != "getrf" && r != "geqrf")
+    throw bad(at + ".routine", "'" + r + "' is not one of potrf, getrf, geqrf");
+  return r;
+}
+
+char precision_field(const nlohmann::json& obj, const std::string& at, const FieldError& bad) {
+  const std::string p = string_field(obj, at + ".precision", "precision", bad);
+  if (p.size() != 1 || std::string("sdcz").find(p[0]) == std::string::npos)
+    throw bad(at + ".precision", "'" + p + "' is not one of s, d, c, z");
+  return p[0];
+}
+
 double positive_field(const nlohmann::json& obj, const std::string& field, const std::string& key,
                       const FieldError& bad) {
   const nlohmann::json& v = member(obj, key, bad, field);

@@ -30,6 +30,10 @@ const nlohmann::json& member(const nlohmann::json& obj, const std::string& key, 
                              const std::string& field = "");
 std::string string_field(const nlohmann::json& obj, const std::string& field, const std::string& key,
                          const FieldError& bad);
+/// A tuned routine's name: "potrf", "getrf" or "geqrf".
+std::string routine_field(const nlohmann::json& obj, const std::string& at, const FieldError& bad);
+/// A precision letter: 's', 'd', 'c' or 'z' (at.precision).
+char precision_field(const nlohmann::json& obj, const std::string& at, const FieldError& bad);
 /// A finite number > 0.
 double positive_field(const nlohmann::json& obj, const std::string& field, const std::string& key,
                       const FieldError& bad);

@@ -56,13 +56,8 @@ TileTable parse_tiles(std::istream& in, const std::string& path) {
     const nlohmann::json& j = list[i];
     if (!j.is_object()) throw bad(at, "must be an object");
     TileEntry e;
-    e.routine = string_field(j, at + ".routine", "routine", bad);
-    if (e.routine != "potrf" && e.routine != "getrf" && e.routine != "geqrf")
-      throw bad(at + ".routine", "'" + e.routine + "' is not one of potrf, getrf, geqrf");
-    const std::string p = string_field(j, at + ".precision", "precision", bad);
-    if (p.size() != 1 || std::string("sdcz").find(p[0]) == std::string::npos)
-      throw bad(at + ".precision", "'" + p + "' is not one of s, d, c, z");
-    e.precision = p[0];
+    e.routine = routine_field(j, at, bad);
+    e.precision = precision_field(j, at, bad);
     e.devices = string_field(j, at + ".devices", "devices", bad);
     e.n = size_field(j, at + ".n", "n", bad);
     e.nb = size_field(j, at + ".nb", "nb", bad);
