@@ -1,185 +1,24 @@
 // OpenCL device: context, command queues, cl_mem tiles and CLBlast kernels.
 #include "devices/opencl/opencl_device.hpp"
 
-#ifndef CL_TARGET_OPENCL_VERSION
-#define CL_TARGET_OPENCL_VERSION 120
-#endif
-#include <CL/cl.h>
-#include <clblast.h>
-
-#include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <cstdint>
 #include <mutex>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <stdexcept>
-#include <type_traits>
 
 #include "devices/host/host_device.hpp"
 #include "devices/kernel_build.hpp"
 #include "devices/laswp_plan.hpp"
+#include "devices/opencl/opencl_internal.hpp"
+#include "devices/opencl/opencl_raii.hpp"
 
 namespace hetla::dev {
 
+using namespace ocl;
+
 namespace {
-
-const char* cl_error_name(cl_int e) {
-  switch (e) {
-    case CL_SUCCESS: return "CL_SUCCESS";
-    case CL_DEVICE_NOT_FOUND: return "CL_DEVICE_NOT_FOUND";
-    case CL_DEVICE_NOT_AVAILABLE: return "CL_DEVICE_NOT_AVAILABLE";
-    case CL_COMPILER_NOT_AVAILABLE: return "CL_COMPILER_NOT_AVAILABLE";
-    case CL_MEM_OBJECT_ALLOCATION_FAILURE: return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
-    case CL_OUT_OF_RESOURCES: return "CL_OUT_OF_RESOURCES";
-    case CL_OUT_OF_HOST_MEMORY: return "CL_OUT_OF_HOST_MEMORY";
-    case CL_BUILD_PROGRAM_FAILURE: return "CL_BUILD_PROGRAM_FAILURE";
-    case CL_INVALID_VALUE: return "CL_INVALID_VALUE";
-    case CL_INVALID_PLATFORM: return "CL_INVALID_PLATFORM";
-    case CL_INVALID_DEVICE: return "CL_INVALID_DEVICE";
-    case CL_INVALID_CONTEXT: return "CL_INVALID_CONTEXT";
-    case CL_INVALID_COMMAND_QUEUE: return "CL_INVALID_COMMAND_QUEUE";
-    case CL_INVALID_MEM_OBJECT: return "CL_INVALID_MEM_OBJECT";
-    case CL_INVALID_OPERATION: return "CL_INVALID_OPERATION";
-    case CL_INVALID_BUFFER_SIZE: return "CL_INVALID_BUFFER_SIZE";
-    case CL_MISALIGNED_SUB_BUFFER_OFFSET: return "CL_MISALIGNED_SUB_BUFFER_OFFSET";
-    case CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST: return "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST";
-    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
-    default: return "unknown OpenCL error";
-  }
-}
-
-const char* status_name(clblast::StatusCode s) {
-  using S = clblast::StatusCode;
-  switch (s) {
-    case S::kSuccess: return "success";
-    case S::kOpenCLCompilerNotAvailable: return "OpenCL compiler not available";
-    case S::kTempBufferAllocFailure: return "temporary buffer allocation failed";
-    case S::kOpenCLOutOfResources: return "out of resources";
-    case S::kOpenCLOutOfHostMemory: return "out of host memory";
-    case S::kOpenCLBuildProgramFailure: return "kernel compilation failed";
-    case S::kInvalidValue: return "invalid value";
-    case S::kInvalidCommandQueue: return "invalid command queue";
-    case S::kInvalidMemObject: return "invalid memory object";
-    case S::kInvalidBinary: return "invalid binary";
-    case S::kInvalidBuildOptions: return "invalid build options";
-    case S::kInvalidProgram: return "invalid program";
-    case S::kInvalidProgramExecutable: return "invalid program executable";
-    case S::kInvalidKernelName: return "invalid kernel name";
-    case S::kInvalidKernelDefinition: return "invalid kernel definition";
-    case S::kInvalidKernel: return "invalid kernel";
-    case S::kInvalidArgIndex: return "invalid argument index";
-    case S::kInvalidArgValue: return "invalid argument value";
-    case S::kInvalidArgSize: return "invalid argument size";
-    case S::kInvalidKernelArgs: return "invalid kernel arguments";
-    case S::kInvalidLocalNumDimensions: return "invalid work dimension";
-    case S::kInvalidLocalThreadsTotal: return "invalid work-group size";
-    case S::kInvalidLocalThreadsDim: return "invalid work-item size";
-    case S::kInvalidGlobalOffset: return "invalid global offset";
-    case S::kInvalidEventWaitList: return "invalid event wait list";
-    case S::kInvalidEvent: return "invalid event";
-    case S::kInvalidOperation: return "invalid operation";
-    case S::kInvalidBufferSize: return "invalid buffer size";
-    case S::kInvalidGlobalWorkSize: return "invalid global work size";
-    case S::kNotImplemented: return "not implemented";
-    case S::kInvalidMatrixA: return "matrix A is not a valid buffer";
-    case S::kInvalidMatrixB: return "matrix B is not a valid buffer";
-    case S::kInvalidMatrixC: return "matrix C is not a valid buffer";
-    case S::kInvalidVectorX: return "vector x is not a valid buffer";
-    case S::kInvalidVectorY: return "vector y is not a valid buffer";
-    case S::kInvalidDimension: return "invalid dimension";
-    case S::kInvalidLeadDimA: return "leading dimension of A too small";
-    case S::kInvalidLeadDimB: return "leading dimension of B too small";
-    case S::kInvalidLeadDimC: return "leading dimension of C too small";
-    case S::kInvalidIncrementX: return "zero increment of x";
-    case S::kInvalidIncrementY: return "zero increment of y";
-    case S::kInsufficientMemoryA: return "buffer of A too small";
-    case S::kInsufficientMemoryB: return "buffer of B too small";
-    case S::kInsufficientMemoryC: return "buffer of C too small";
-    case S::kInsufficientMemoryX: return "buffer of x too small";
-    case S::kInsufficientMemoryY: return "buffer of y too small";
-    case S::kInsufficientMemoryTemp: return "temporary buffer too small";
-    case S::kInvalidBatchCount: return "invalid batch count";
-    case S::kInvalidOverrideKernel: return "invalid override kernel";
-    case S::kMissingOverrideParameter: return "missing override parameter";
-    case S::kInvalidLocalMemUsage: return "not enough local memory on the device";
-    case S::kNoHalfPrecision: return "no half precision on the device";
-    case S::kNoDoublePrecision: return "no double precision on the device";
-    case S::kInvalidVectorScalar: return "invalid unit-sized vector";
-    case S::kInsufficientMemoryScalar: return "unit-sized vector buffer too small";
-    case S::kDatabaseError: return "device not in the CLBlast database";
-    case S::kUnknownError: return "unknown error";
-    case S::kUnexpectedError: return "unexpected error";
-  }
-  return "unrecognised status";
-}
-
-std::string trimmed(std::string s) {
-  while (!s.empty() && (s.back() == '\0' || std::isspace(static_cast<unsigned char>(s.back())))) s.pop_back();
-  return s;
-}
-
-std::string device_string(cl_device_id d, cl_device_info what) {
-  std::size_t n = 0;
-  if (clGetDeviceInfo(d, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
-  std::string s(n, '\0');
-  if (clGetDeviceInfo(d, what, n, s.data(), nullptr) != CL_SUCCESS) return {};
-  return trimmed(std::move(s));
-}
-
-std::string platform_string(cl_platform_id p, cl_platform_info what) {
-  std::size_t n = 0;
-  if (clGetPlatformInfo(p, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) return {};
-  std::string s(n, '\0');
-  if (clGetPlatformInfo(p, what, n, s.data(), nullptr) != CL_SUCCESS) return {};
-  return trimmed(std::move(s));
-}
-
-template <typename V> V device_value(cl_device_id d, cl_device_info what, V fallback) {
-  V v{};
-  return clGetDeviceInfo(d, what, sizeof v, &v, nullptr) == CL_SUCCESS ? v : fallback;
-}
-
-bool device_has_fp64(cl_device_id d) {
-  const std::string ext = device_string(d, CL_DEVICE_EXTENSIONS);
-  if (ext.find("cl_khr_fp64") != std::string::npos || ext.find("cl_amd_fp64") != std::string::npos) return true;
-  return device_value<cl_device_fp_config>(d, CL_DEVICE_DOUBLE_FP_CONFIG, 0) != 0;
-}
-
-struct Found {
-  cl_platform_id platform;
-  cl_device_id device;
-};
-
-/// Every device of every platform, in platform order (the device-list index).
-/// When the list is empty, `problem` says why.
-std::vector<Found> enumerate_devices(std::string& problem) {
-  std::vector<Found> out;
-  cl_uint np = 0;
-  cl_int err = clGetPlatformIDs(0, nullptr, &np);
-  if (err != CL_SUCCESS || np == 0) {
-    problem = err == CL_SUCCESS || err == -1001 /* CL_PLATFORM_NOT_FOUND_KHR */
-                  ? "no OpenCL platform found (is an OpenCL driver/ICD installed, e.g. pocl-opencl-icd?)"
-                  : std::string("clGetPlatformIDs failed: ") + cl_error_name(err) + " (" + std::to_string(err) + ")";
-    return out;
-  }
-  std::vector<cl_platform_id> platforms(np);
-  if ((err = clGetPlatformIDs(np, platforms.data(), nullptr)) != CL_SUCCESS) {
-    problem = std::string("clGetPlatformIDs failed: ") + cl_error_name(err) + " (" + std::to_string(err) + ")";
-    return out;
-  }
-  for (cl_platform_id p : platforms) {
-    cl_uint nd = 0;
-    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &nd) != CL_SUCCESS || nd == 0) continue;
-    std::vector<cl_device_id> devices(nd);
-    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, nd, devices.data(), nullptr) != CL_SUCCESS) continue;
-    for (cl_device_id d : devices) out.push_back({p, d});
-  }
-  if (out.empty()) problem = "no OpenCL device found on " + std::to_string(np) + " OpenCL platform(s)";
-  return out;
-}
 
 // CLBlast caches compiled programs per context; the cached programs keep
 // their context alive. The cache is cleared when the last device closes, so
@@ -201,47 +40,6 @@ struct AttachedQueue {
   std::size_t queue = 0;
 };
 thread_local AttachedQueue t_attached;
-
-struct ContextRelease {
-  void operator()(cl_context c) const { clReleaseContext(c); }
-};
-struct QueueRelease {
-  void operator()(cl_command_queue q) const {
-    clFinish(q);
-    clReleaseCommandQueue(q);
-  }
-};
-using ContextPtr = std::unique_ptr<std::remove_pointer_t<cl_context>, ContextRelease>;
-using QueuePtr = std::unique_ptr<std::remove_pointer_t<cl_command_queue>, QueueRelease>;
-
-cl_mem buffer(const void* p) { return static_cast<cl_mem>(const_cast<void*>(p)); }
-
-struct MemRelease {
-  void operator()(cl_mem m) const { clReleaseMemObject(m); }
-};
-using MemPtr = std::unique_ptr<std::remove_pointer_t<cl_mem>, MemRelease>;
-
-// LU's row interchanges (see devices/laswp_plan.hpp): work-item (r, c) moves
-// element c of the r-th listed row between a tile and the staging block, so
-// neighbouring work-items (r, r + 1) touch neighbouring staging slots of one
-// column. Elements move as raw 4-, 8- or 16-byte words: no fp64 needed to
-// move doubles.
-const char* const kLaswpSource = R"CL(
-#define LASWP_KERNELS(E)                                                                              \
-__kernel void laswp_gather_##E(__global const E* tile, int ld, __global E* stage, int sld,            \
-                               __global const int* moves, int first, int count) {                     \
-  const int r = first + get_global_id(0), c = get_global_id(1);                                       \
-  if (r < first + count) stage[moves[2 * r + 1] + (size_t)c * sld] = tile[moves[2 * r] + (size_t)c * ld]; \
-}                                                                                                     \
-__kernel void laswp_scatter_##E(__global E* tile, int ld, __global const E* stage, int sld,           \
-                                __global const int* moves, int first, int count) {                    \
-  const int r = first + get_global_id(0), c = get_global_id(1);                                       \
-  if (r < first + count) tile[moves[2 * r] + (size_t)c * ld] = stage[moves[2 * r + 1] + (size_t)c * sld]; \
-}
-LASWP_KERNELS(uint)
-LASWP_KERNELS(uint2)
-LASWP_KERNELS(uint4)
-)CL";
 
 template <typename T> clblast::Transpose cl_trans(Op op) {
   if (op == Op::NoTrans) return clblast::Transpose::kNo;
@@ -383,14 +181,15 @@ class OpenCLDevice final : public Device {
   }
 
   template <typename T>
-  void gemm_t(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, const T* A, int64_t lda, const T* B,
-              int64_t ldb, T beta, T* C, int64_t ldc) {
+  void gemm_t(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, const T* A, int64_t lda, const T* B, int64_t ldb,
+              T beta, T* C, int64_t ldc) {
     require<T>("gemm");
     require_dims("gemm", {m, n, k});
     if (m == 0 || n == 0 || ((k == 0 || alpha == T(0)) && beta == T(1))) return;
     if (k == 0 || alpha == T(0)) return scale_on_host(C, m, n, ldc, beta, Uplo::General);
     const auto um = static_cast<std::size_t>(m), un = static_cast<std::size_t>(n), uk = static_cast<std::size_t>(k);
-    const auto ua = static_cast<std::size_t>(lda), ub = static_cast<std::size_t>(ldb), uc = static_cast<std::size_t>(ldc);
+    const auto ua = static_cast<std::size_t>(lda), ub = static_cast<std::size_t>(ldb),
+               uc = static_cast<std::size_t>(ldc);
     run<T>("Gemm", call_flags(ta, tb), [&](cl_command_queue* q, Queue& qs) {
       // The indirect kernel pads/transposes into scratch memory; a scratch
       // buffer kept per queue saves CLBlast an allocation per call.
@@ -415,8 +214,8 @@ class OpenCLDevice final : public Device {
   }
 
   template <typename T>
-  void herk_t(Uplo uplo, Op trans, int64_t n, int64_t k, real_t<T> alpha, const T* A, int64_t lda, real_t<T> beta,
-              T* C, int64_t ldc) {
+  void herk_t(Uplo uplo, Op trans, int64_t n, int64_t k, real_t<T> alpha, const T* A, int64_t lda, real_t<T> beta, T* C,
+              int64_t ldc) {
     require<T>("herk");
     require_dims("herk", {n, k});
     if (uplo == Uplo::General) throw std::invalid_argument(who() + ": herk: uplo must be Lower or Upper");
@@ -497,8 +296,8 @@ class OpenCLDevice final : public Device {
     MemPtr stage(clCreateBuffer(context_.get(), CL_MEM_READ_WRITE,
                                 static_cast<std::size_t>(plan.slots * cols) * sizeof(T), nullptr, &err));
     if (err != CL_SUCCESS) fail_cl("laswp staging buffer", err);
-    MemPtr index(clCreateBuffer(context_.get(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                moves.size() * sizeof(cl_int), moves.data(), &err));
+    MemPtr index(clCreateBuffer(context_.get(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, moves.size() * sizeof(cl_int),
+                                moves.data(), &err));
     if (err != CL_SUCCESS) fail_cl("laswp index buffer", err);
     const cl_int sld = static_cast<cl_int>(plan.slots);
     const cl_mem stage_mem = stage.get(), moves_mem = index.get();
@@ -720,76 +519,11 @@ void OpenCLDevice::copy_out(void* host, int64_t host_ld, const void* dev, int64_
   transfer(false, buffer(dev), rows, host, host_ld, rows, cols, elem);
 }
 
-/// "0", "12" -> index; anything else -> -1.
-int parse_index(const std::string& s) {
-  if (s.empty() || s.size() > 6 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    return -1;
-  return std::stoi(s);
-}
-
 }  // namespace
 
-std::vector<std::shared_ptr<Device>> make_opencl_devices(const std::string& which) {
-  const std::string item = "opencl:" + which;
-  std::string index = which;
-  std::size_t memory = 0;
-  if (auto colon = which.find(':'); colon != std::string::npos) {
-    index = which.substr(0, colon);
-    std::istringstream opts(which.substr(colon + 1));
-    std::string opt;
-    while (std::getline(opts, opt, ':')) {
-      if (opt.rfind("mem=", 0) != 0)
-        throw std::invalid_argument("device '" + item + "': unknown option '" + opt + "' (expected mem=SIZE)");
-      try {
-        memory = parse_size(opt.substr(4));
-      } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument("device '" + item + "': " + e.what());
-      }
-    }
-  }
-  const int idx = parse_index(index);
-  if (idx < 0 && index != "all")
-    throw std::invalid_argument("device '" + item + "': expected opencl[:INDEX|all][:mem=SIZE], got '" + index + "'");
-
-  std::string problem;
-  const std::vector<Found> found = enumerate_devices(problem);
-  if (found.empty()) throw std::invalid_argument("device '" + item + "': " + problem);
-  std::vector<std::shared_ptr<Device>> out;
-  if (index == "all") {
-    for (std::size_t i = 0; i < found.size(); ++i)
-      out.push_back(std::make_shared<OpenCLDevice>(static_cast<int>(i), found[i].platform, found[i].device, memory, 1));
-    return out;
-  }
-  if (static_cast<std::size_t>(idx) >= found.size()) {
-    std::string list;
-    for (std::size_t i = 0; i < found.size(); ++i)
-      list += (i ? ", " : "") + std::to_string(i) + " = " + device_string(found[i].device, CL_DEVICE_NAME);
-    throw std::invalid_argument("device '" + item + "': no OpenCL device " + index + " (" +
-                                std::to_string(found.size()) + " found: " + list + ")");
-  }
-  const Found& f = found[static_cast<std::size_t>(idx)];
-  out.push_back(std::make_shared<OpenCLDevice>(idx, f.platform, f.device, memory, 1));
-  return out;
-}
-
-std::vector<DeviceInfo> probe_opencl_devices() {
-  std::vector<DeviceInfo> out;
-  std::string problem;
-  const std::vector<Found> found = enumerate_devices(problem);
-  for (std::size_t i = 0; i < found.size(); ++i) {
-    const cl_device_id d = found[i].device;
-    DeviceInfo info;
-    info.kind = "opencl";
-    info.index = static_cast<int>(i);
-    info.name = device_string(d, CL_DEVICE_NAME);
-    info.memory = static_cast<std::size_t>(device_value<cl_ulong>(d, CL_DEVICE_GLOBAL_MEM_SIZE, 0));
-    info.detail = platform_string(found[i].platform, CL_PLATFORM_NAME) + ", " + device_string(d, CL_DEVICE_VERSION) +
-                  ", driver " + device_string(d, CL_DRIVER_VERSION) + ", " +
-                  std::to_string(device_value<cl_uint>(d, CL_DEVICE_MAX_COMPUTE_UNITS, 0)) + " compute units" +
-                  (device_has_fp64(d) ? ", fp64" : ", no fp64");
-    out.push_back(std::move(info));
-  }
-  return out;
+std::shared_ptr<Device> ocl::open_opencl_device(int index, cl_platform_id platform, cl_device_id device,
+                                                std::size_t memory_limit, int workers) {
+  return std::make_shared<OpenCLDevice>(index, platform, device, memory_limit, workers);
 }
 
 }  // namespace hetla::dev
