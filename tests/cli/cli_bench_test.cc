@@ -99,7 +99,7 @@ TEST(Cli, PotrfAllPrecisionsLower) {
 
 TEST(Cli, BenchManySmallCalls) {
   // Per-call times, one line per size, the path each size takes.
-  auto r = run("bench potrf --sizes 4,200 --calls 20 --repeat 1 --baseline --json");
+  auto r = run("bench potrf --sizes 4,200 --calls 20 --repeat 2 --baseline --json");
   ASSERT_EQ(r.rc, 0) << r.err;
   auto recs = json_lines(r.out);
   ASSERT_EQ(recs.size(), 2u) << r.out;
