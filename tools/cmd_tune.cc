@@ -164,10 +164,13 @@ int cmd_tune(int argc, char** argv, int first) {
       ->option_text("NB")->transform(integer(16, 4096))->capture_default_str();
   CLI::Option* repeat = app.add_option("--repeat", reps, "runs per kernel (median), refinement rounds per N (--split)\nor runs per point (--tiles, best)")
       ->option_text("R")->transform(integer(1, 100))->default_str("5; --split: 3; --tiles: 2; --crossover: 3");
-  app.add_flag("--split", split, "learn the GEMM split instead of the kernel rates");
-  app.add_flag("--tiles", tiles, "search the tile sizes instead of the kernel rates");
-  app.add_flag("--crossover", crossover, "measure the vendor/tile-path crossovers instead of the kernel rates");
-  app.add_flag("--quick", quick, "--tiles at N = 1000,2000,4000, double, then --crossover");
+  CLI::Option* split_flag = app.add_flag("--split", split, "learn the GEMM split instead of the kernel rates");
+  CLI::Option* tiles_flag = app.add_flag("--tiles", tiles, "search the tile sizes instead of the kernel rates");
+  CLI::Option* crossover_flag =
+      app.add_flag("--crossover", crossover, "measure the vendor/tile-path crossovers instead of the kernel rates");
+  CLI::Option* quick_flag = app.add_flag("--quick", quick, "--tiles at N = 1000,2000,4000, double, then --crossover");
+  // --split is its own search: with another one it would silently run only one of them.
+  split_flag->excludes(tiles_flag)->excludes(crossover_flag)->excludes(quick_flag);
   CLI::Option* n_option = app.add_option("-n", sizes_text, "with --split, --tiles or --crossover: the orders to tune at")
       ->option_text("N[,N...]")->check(integer_list(1, 100000))->default_str("1000,2000,4000; --tiles: 1000,2000,4000,8000; --crossover: 24 to 512");
   app.add_option("--precisions", precisions, "with --tiles or --crossover: the precisions to tune (letters of sdcz)")

@@ -312,6 +312,7 @@ TEST(Cli, InvalidValuesNameTheOption) {
       {"tune --precisions dq", "--precisions: 'dq' is not a list of s, d, c, z letters"},
       {"tune --tiles -n 0", "-n: 0 is out of range"},
       {"tune --split=yes", "--split takes no value"},
+      {"tune --split --tiles", "--split excludes --tiles"},
       {"tune --devices", "--devices needs a value"},
       {"demo -n x", "-n: 'x' is not an integer"},
       {"demo --nrhs 0", "--nrhs: 0 is out of range"},
