@@ -339,6 +339,7 @@ int cmd_bench(int argc, char** argv, int first) {
           const trace::Summary sum = trace::summarize(capture->events(), capture->num_workers(), capture->seconds());
           add_trace_summary(rec, sum);
           add_device_summary(rec, *capture);
+          add_memory_summary(rec, *capture);
           add_energy_summary(rec, *capture);
           if (capture->energy_meter() && !capture->energy_meter()->available() && !a.json)
             std::fprintf(stderr, "hetla bench: --energy: nothing measured (%s)\n",

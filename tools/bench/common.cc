@@ -45,6 +45,7 @@ void TraceCapture::begin() {
   runtime.set_trace(rec_.get());
   recording_ = true;
   if (energy_) energy_->start();
+  memory_.start();
 }
 
 void TraceCapture::end(double seconds) noexcept {
@@ -53,6 +54,7 @@ void TraceCapture::end(double seconds) noexcept {
   detail::runtime().set_trace(nullptr);
   std::vector<util::EnergySample> joules;
   if (energy_) joules = energy_->stop();
+  const std::optional<int64_t> growth = memory_.growth();
   recording_ = false;
   if (seconds < 0) return;  // the run failed: keep the previous run, if any
   try {
@@ -68,6 +70,7 @@ void TraceCapture::end(double seconds) noexcept {
     num_workers_ = rec_->num_workers();
     seconds_ = seconds;
     joules_ = std::move(joules);
+    memory_growth_ = growth;
     captured_ = true;
   } catch (const std::bad_alloc&) {
     events_.clear();
@@ -118,6 +121,14 @@ void add_device_summary(Record& rec, const TraceCapture& cap) {
                     {"evictions", d.stats.evictions}});
   }
   rec.add("devices", RawJson{std::move(list)}, "-");
+}
+
+void add_memory_summary(Record& rec, const TraceCapture& cap) {
+  constexpr double kMiB = 1024.0 * 1024.0;
+  const auto peak = util::MemoryPeak::peak();
+  const auto growth = cap.memory_growth();
+  rec.add("peak_rss_mb", peak ? Value(static_cast<double>(*peak) / kMiB) : Value(), "-")
+      .add("run_rss_mb", growth ? Value(static_cast<double>(*growth) / kMiB) : Value(), "-");
 }
 
 std::size_t recovery_mark() {

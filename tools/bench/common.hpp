@@ -21,6 +21,7 @@
 #include "trace/trace.hpp"
 #include "util/blas_threads.hpp"
 #include "util/energy.hpp"
+#include "util/memory_peak.hpp"
 
 namespace hetla::cli {
 
@@ -64,6 +65,9 @@ class TraceCapture {
   /// counters); energy_meter() is null without `energy`.
   const std::vector<util::EnergySample>& joules() const { return joules_; }
   const util::EnergyMeter* energy_meter() const { return energy_.get(); }
+  /// Bytes the process's resident memory grew at most during the recorded
+  /// run (nullopt where Linux's peak counter cannot be reset).
+  std::optional<int64_t> memory_growth() const { return memory_growth_; }
 
   /// Pauses the active capture for its lifetime.
   class Pause {
@@ -84,6 +88,8 @@ class TraceCapture {
   std::vector<DeviceRun> devices_;
   std::unique_ptr<util::EnergyMeter> energy_;
   std::vector<util::EnergySample> joules_;
+  util::MemoryPeak memory_;
+  std::optional<int64_t> memory_growth_;
   int num_workers_ = 0;
   double seconds_ = 0;
   bool captured_ = false;
@@ -210,6 +216,9 @@ Record make_record(const BenchConfig& c, const LinalgResult& r);
 /// tasks, busy_pct) and kernels (per label: count, seconds, share_pct).
 /// Adds `devices`: per device tasks, share of flops, busy %, bytes in/out, evictions.
 void add_device_summary(Record& rec, const TraceCapture& cap);
+/// Adds `peak_rss_mb` (the process's peak resident memory) and `run_rss_mb`
+/// (how much it grew during the recorded run: the call's own workspace).
+void add_memory_summary(Record& rec, const TraceCapture& cap);
 /// Where the runtime's record of device failures ends now (Runtime::recoveries()).
 std::size_t recovery_mark();
 /// `recovered`: the devices that failed since `first` and what recovering
