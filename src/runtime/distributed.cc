@@ -19,10 +19,12 @@
 // algorithm files stay as they are, at the cost of moving such a column
 // twice: for LU on a P x Q grid, P > 1, each step's interchanges move the
 // (P-1)/P of every trailing tile column that other processes hold to the
-// column's first owner and back, about 2 (P-1)/P m n^2 / (2 nb) elements over
-// the factorization, where ScaLAPACK swaps only the interchanged rows
-// (2 nb rows per column and step). With a 1 x Q grid (one process per tile
-// column) nothing moves twice.
+// column's first owner and back, about 2/3 (P-1)/P n^3 / nb elements over the
+// factorization of an n x n matrix (n = 3000, nb = 192, 2 x 2: ~375 MB in
+// all; measured 124 MB sent per process against ~30 MB for 1 x 2 at
+// n = 4000), where ScaLAPACK swaps only the interchanged rows (at most nb
+// rows per column and step). With a 1 x Q grid (one process per tile column)
+// nothing moves twice.
 //
 // A handle of another process that has memory here as well (LU's pivots:
 // every process holds the whole ipiv array) receives into that memory
