@@ -56,6 +56,8 @@ class Grid {
   // Collectives and plain transfers on the grid's other communicator.
   int64_t min(int64_t v) const;
   double max(double v) const;
+  /// v[i] = the largest v[i] of every process, for each i (all in place).
+  void max(std::vector<int64_t>& v) const;
   std::vector<double> gather(double v, int root = 0) const;  // one value per process at root
   void send(const void* data, std::size_t bytes, int dest) const;
   void recv(void* data, std::size_t bytes, int source) const;

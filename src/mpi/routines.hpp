@@ -4,6 +4,7 @@
 // are made the same on every process.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "hetla/linalg.hpp"
 #include "hetla/types.hpp"
@@ -23,6 +24,24 @@ template <typename T> void potrs(Uplo uplo, const DistMatrix<T>& A, DistMatrix<T
 /// potrf, then potrs when the factorization succeeded (on every process:
 /// the decision follows the reduced info). Returns info. Collective.
 template <typename T> int64_t posv(Uplo uplo, DistMatrix<T>& A, DistMatrix<T>& B, const Options& opts = {});
+
+/// LU with partial pivoting of a distributed m x n matrix (LAPACK getrf:
+/// A = P L U, the factors over A). ipiv (min(m, n) entries, 1-based global
+/// rows as LAPACK's) is whole on every process; info (0, or the first zero
+/// pivot U(info, info), the factorization completed) is the same on every
+/// process. Collective.
+template <typename T> int64_t getrf(DistMatrix<T>& A, std::vector<int64_t>& ipiv, const Options& opts = {});
+
+/// Solves op(A) X = B with getrf's factors and pivots of an n x n A; B (n x
+/// nrhs, A's tile size) is overwritten by X. Collective.
+template <typename T>
+void getrs(Op trans, const DistMatrix<T>& A, const std::vector<int64_t>& ipiv, DistMatrix<T>& B,
+           const Options& opts = {});
+
+/// getrf, then getrs when the factorization succeeded (the decision follows
+/// the reduced info). Returns info. Collective.
+template <typename T>
+int64_t gesv(DistMatrix<T>& A, std::vector<int64_t>& ipiv, DistMatrix<T>& B, const Options& opts = {});
 
 /// C = alpha op(A) op(B) + beta C over distributed matrices on one grid, the
 /// same tile size. Collective.

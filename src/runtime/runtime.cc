@@ -221,6 +221,7 @@ void Runtime::submit(Task* t, const Access* acc, std::size_t nacc, const TaskOpt
     }
   }
   if (t->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) push_ready_batch(&t, 1);
+  if (comm_ && !(opt.flags & kComm)) send_returns();  // distributed.cc
 
   if (in_flight_.load(std::memory_order_relaxed) > cfg_.window) help_until(cfg_.window / 2);
 }

@@ -175,7 +175,10 @@ class Runtime {
   void detach_comm();
   bool route(Task* t, const Access*& acc, std::size_t& nacc);  // false: another process runs it
   void insert_send(Handle* h, int dest, uint64_t tag);
-  void insert_recv(Handle* h, Handle& copy, std::unique_ptr<std::byte[]>& buffer, int source, uint64_t tag);
+  // into h's cached copy, or (into_home) into h itself: a tile this process
+  // owns that another process wrote
+  void insert_recv(Handle* h, HandleComm& hc, int source, uint64_t tag, bool into_home = false);
+  void send_returns();  // the sends route() left for after the task (remote tiles it wrote)
   std::size_t divert_comm(Task** ts, std::size_t n);  // transfers to the progress thread; returns the rest
   void progress_loop();
 

@@ -50,26 +50,45 @@ template <typename T>
 void getrf_panel(rt::Runtime& rt, const Matrix<T>& A, int64_t k, int64_t* ipiv, rt::Handle* piv, Status* status,
                  int priority) {
   auto acc = detail::column_accesses(A, k, k, rt::Mode::ReadWrite);
+  const int64_t row0 = A.row_offset(k), npiv = std::min(A.m() - row0, A.tile_nb(k));
+  if (const int owner = A.handle(k, k)->rank; owner >= 0) {
+    // A distributed matrix (runtime/comm.hpp): the pivots are data that
+    // travel with the panel's diagonal tile to the processes whose row
+    // interchanges read them (into their own ipiv). Elsewhere `piv` stays a
+    // token, so no device copies it.
+    piv->set_host(ipiv + row0, npiv, 1, npiv, sizeof(int64_t));
+    piv->rank = owner;
+  }
   acc.push_back(rt::W(piv));
-  const double rows = static_cast<double>(A.m() - A.row_offset(k)), cols = static_cast<double>(A.tile_nb(k));
+  const double rows = static_cast<double>(A.m() - row0), cols = static_cast<double>(A.tile_nb(k));
   const double lo = std::min(rows, cols), hi = std::max(rows, cols);
   const double flops = flop_scale<T>() * (hi * lo * lo - lo * lo * lo / 3.0);
   rt.insert(
-      [A, k, ipiv, status](rt::TaskContext&) {
-        const int64_t row0 = A.row_offset(k);
+      [A, k, ipiv, status](rt::TaskContext& c) {
+        const int64_t row0 = A.row_offset(k), ntiles = A.mt() - k;
+        // The tiles as the task sees them: the caller's, or (distributed)
+        // copies of other processes' tiles.
+        bool callers = true;
+        for (int64_t t = 0; t < ntiles; ++t) callers = callers && c.ptr<T>(static_cast<int>(t)) == A.tile(k + t, k).data;
         int64_t info;
         std::vector<lapack_int> lp;
-        if (const auto P = hetla::detail::as_block(A, k, A.mt() - 1, k, k)) {  // in place
+        const auto P = callers ? hetla::detail::as_block(A, k, A.mt() - 1, k, k) : std::nullopt;
+        if (P) {  // in place
           lp.resize(static_cast<std::size_t>(std::min(P->mb, P->nb)));
           info = blas::getrf(P->mb, P->nb, P->data, P->ld, lp.data());
         } else {
-          const hetla::detail::ColumnRows<T> C(A, k, k);
-          const int64_t rows = C.rows(), cols = C.cols();
+          const int64_t rows = A.m() - row0, cols = A.tile_nb(k);
           lp.resize(static_cast<std::size_t>(std::min(rows, cols)));
           std::vector<T> W(static_cast<std::size_t>(rows * cols));
-          C.copy_to(W.data(), rows);
+          auto each_tile = [&](auto&& f) {
+            for (int64_t t = 0, r = 0; t < ntiles; r += A.tile_mb(k + t), ++t)
+              for (int64_t j = 0; j < cols; ++j)
+                f(c.ptr<T>(static_cast<int>(t)) + j * c.ld(static_cast<int>(t)), W.data() + r + j * rows,
+                  A.tile_mb(k + t));
+          };
+          each_tile([](const T* tile, T* w, int64_t mb) { std::copy_n(tile, mb, w); });
           info = blas::getrf(rows, cols, W.data(), rows, lp.data());
-          C.copy_from(W.data(), rows);
+          each_tile([](T* tile, const T* w, int64_t mb) { std::copy_n(w, mb, tile); });
         }
         if (info < 0) throw std::logic_error("getrf panel: LAPACK rejected argument " + std::to_string(-info));
         for (std::size_t r = 0; r < lp.size(); ++r) ipiv[row0 + static_cast<int64_t>(r)] = row0 + lp[r];

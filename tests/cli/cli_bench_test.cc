@@ -74,6 +74,12 @@ TEST(Cli, BenchGridOneProcess) {
   auto g = run("bench gemm -n 150 -k 70 --nb 32 --grid 1x1 --check --json --precision z");
   ASSERT_EQ(g.rc, 0) << g.out << g.err;
   EXPECT_EQ(flat_object(lines(g.out).at(0))["residual_ok"], "true") << g.out;
+  auto lu = run("bench getrf -m 200 -n 170 --nb 32 --grid 1x1 --check --baseline --json");
+  ASSERT_EQ(lu.rc, 0) << lu.out << lu.err;
+  auto l = flat_object(lines(lu.out).at(0));
+  EXPECT_EQ(l["m"], "200");
+  EXPECT_EQ(l["residual_ok"], "true") << lu.out;
+  EXPECT_EQ(l["baseline_info"], "0");
   auto bad = run("bench potrf -n 200 --grid 2x1 --json");
   EXPECT_EQ(bad.rc, 2);
   EXPECT_NE(bad.out.find("needs 2 processes"), std::string::npos) << bad.out;

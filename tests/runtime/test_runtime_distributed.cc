@@ -191,15 +191,91 @@ TEST(RuntimeDistributed, ReadersOfOneVersionFormATree) {
   }
 }
 
-TEST(RuntimeDistributed, ATaskWritingTilesOfTwoProcessesIsRejected) {
+// A task that writes tiles of two processes (LU's panel on a tile column
+// over several process rows) runs on the owner of the first one: it receives
+// the other, writes it in its copy and sends it back into the owner's tile
+// (here a 2 x 2 tile inside a 3 x 2 array: packed, then unpacked in place).
+TEST(RuntimeDistributed, ATaskWritingTilesOfTwoProcessesRunsOnTheFirstOwner) {
+  for (int rep = 0; rep < 10; ++rep) {
+    auto wire = std::make_shared<Wire>();
+    double a_on0 = 0, c_on0 = 0;
+    double b_on1[6] = {0, 0, -1, 0, 0, -1};  // column-major 3 x 2; row 2 is not the tile's
+    std::atomic<int> ran[2] = {0, 0};
+    auto run = [&](int me) {
+      Handle ha, hb, hc;
+      ha.set_host(me == 0 ? &a_on0 : nullptr, 1, 1, 1, sizeof(double));
+      hb.set_host(me == 1 ? b_on1 : nullptr, 2, 2, 3, sizeof(double));
+      hc.set_host(me == 0 ? &c_on0 : nullptr, 1, 1, 1, sizeof(double));
+      ha.rank = 0, hb.rank = 1, hc.rank = 0;
+      Runtime rt(one_worker());
+      CommScope scope(rt, std::make_shared<MemComm>(wire, me));
+      auto count = [&] { ++ran[me]; };
+      rt.insert([&](TaskContext& c) {  // on 1: b = [1 3; 2 4]
+        count();
+        for (int j = 0; j < 2; ++j)
+          for (int i = 0; i < 2; ++i) c.ptr<double>(0)[i + j * c.ld(0)] = 1 + i + 2 * j;
+      }, {W(&hb)});
+      rt.insert([&](TaskContext& c) {  // on 0: a = 10; b *= a
+        count();
+        *c.ptr<double>(0) = 10;
+        for (int j = 0; j < 2; ++j)
+          for (int i = 0; i < 2; ++i) c.ptr<double>(1)[i + j * c.ld(1)] *= 10;
+      }, {W(&ha), RW(&hb)});
+      rt.insert([&](TaskContext& c) {  // on 1: b(0, 0) += 1 (its own tile again)
+        count();
+        c.ptr<double>(0)[0] += 1;
+      }, {RW(&hb)});
+      rt.insert([&](TaskContext& c) {  // on 0: c = b(1, 1) + b(0, 0), the new version
+        count();
+        *c.ptr<double>(1) = c.ptr<double>(0)[1 + c.ld(0)] + c.ptr<double>(0)[0];
+      }, {R(&hb), W(&hc)});
+      rt.wait_all();
+    };
+    std::thread t1([&] { run(1); });
+    run(0);
+    t1.join();
+    EXPECT_EQ(a_on0, 10);
+    const double want[6] = {11, 20, -1, 30, 40, -1};
+    for (int k = 0; k < 6; ++k) EXPECT_EQ(b_on1[k], want[k]) << k;
+    EXPECT_EQ(c_on0, 51);
+    EXPECT_EQ(ran[0].load(), 2);
+    EXPECT_EQ(ran[1].load(), 2);
+    // b v1 to 0, b v2 back to 1, b v3 to 0
+    EXPECT_EQ(wire->sends.load(), 3);
+    EXPECT_TRUE(wire->box.empty());
+  }
+}
+
+// A handle of another process that has memory here too (LU's pivots: every
+// process holds ipiv) is received into that memory. The handle dies before
+// the scope ends (as getrf's pivot tokens, inside a distributed call).
+TEST(RuntimeDistributed, AMirroredHandleIsReceivedIntoItsMemoryHere) {
   auto wire = std::make_shared<Wire>();
-  Process p(0);
-  Runtime rt(one_worker());
-  CommScope scope(rt, std::make_shared<MemComm>(wire, 0));
-  EXPECT_THROW(rt.insert([](TaskContext&) {}, {W(&p.ha), W(&p.hb)}), std::invalid_argument);
-  rt.insert([&p](TaskContext& c) { *c.ptr<double>(0) = 1; }, {W(&p.ha)});  // the runtime still works
-  rt.wait_all();
-  EXPECT_EQ(p.a, 1);
+  int64_t piv[2][3] = {{0, 0, 0}, {0, 0, 0}};
+  double b = 0;
+  auto run = [&](int me) {
+    Handle hb;
+    hb.set_host(me == 1 ? &b : nullptr, 1, 1, 1, sizeof(double));
+    hb.rank = 1;
+    Runtime rt(one_worker());
+    CommScope scope(rt, std::make_shared<MemComm>(wire, me));
+    {
+      Handle hp;
+      hp.set_host(piv[me], 3, 1, 3, sizeof(int64_t));
+      hp.rank = 0;
+      rt.insert([](TaskContext& c) {
+        for (int i = 0; i < 3; ++i) c.ptr<int64_t>(0)[i] = 7 + i;
+      }, {W(&hp)});
+      int64_t* mine = piv[me];
+      rt.insert([mine](TaskContext& c) { *c.ptr<double>(1) = static_cast<double>(mine[2]); }, {R(&hp), W(&hb)});
+      rt.wait_all();
+    }
+  };
+  std::thread t1([&] { run(1); });
+  run(0);
+  t1.join();
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(piv[1][i], 7 + i);
+  EXPECT_EQ(b, 9);  // the task read it through the process's own memory
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 /* A ScaLAPACK user's program, ScaLAPACK and BLACS API only (tests/scalapack):
- * pdpotrf + pdpotrs, pdposv, pzpotrf + pzpotrs, pdgemm (N N and T N) on
+ * pdpotrf + pdpotrs, pdposv, pzpotrf + pzpotrs, pdgemm (N N and T N),
+ * pdgetrf + pdgetrs and pdgesv on
  * matrices made from formulas, so that every process checks its own part
  * against the exact answer; then cases libhetla_scalapack passes to
  * ScaLAPACK (a submatrix at ia = ja = nb + 1, pdgemm at ia = 2, pdgemm with
@@ -47,6 +48,12 @@ void pzpotrf_(const char* uplo, const int* n, double complex* a, const int* ia, 
 void pzpotrs_(const char* uplo, const int* n, const int* nrhs, const double complex* a, const int* ia,
               const int* ja, const int* desca, double complex* b, const int* ib, const int* jb, const int* descb,
               int* info);
+void pdgetrf_(const int* m, const int* n, double* a, const int* ia, const int* ja, const int* desca, int* ipiv,
+              int* info);
+void pdgetrs_(const char* trans, const int* n, const int* nrhs, const double* a, const int* ia, const int* ja,
+              const int* desca, const int* ipiv, double* b, const int* ib, const int* jb, const int* descb, int* info);
+void pdgesv_(const int* n, const int* nrhs, double* a, const int* ia, const int* ja, const int* desca, int* ipiv,
+             double* b, const int* ib, const int* jb, const int* descb, int* info);
 void pdgemm_(const char* ta, const char* tb, const int* m, const int* n, const int* k, const double* alpha,
              const double* a, const int* ia, const int* ja, const int* desca, const double* b, const int* ib,
              const int* jb, const int* descb, const double* beta, double* c, const int* ic, const int* jc,
@@ -298,6 +305,63 @@ static void test_gemm(const char* ta, int m, int n, int k, int mb, int nb, int o
   free(c);
 }
 
+/* nonsymmetric, diagonally dominant after reversing the rows: the pivots
+ * come from the bottom rows (other process rows) */
+static double gen(int i, int j, int n) {
+  return 0.5 / n * sin(0.37 * i * j + 1.3 * j + 0.1 * i) + (i + j == n - 1 ? 4.0 : 0.0);
+}
+
+/* pdgetrf + pdgetrs (or pdgesv) of A X = B, B = gen * xtrue. rhs_nb != nb:
+ * B's blocks are not square, so pdgetrs goes to ScaLAPACK with the pivots
+ * of the pdgetrf that ran on hetla (their ScaLAPACK layout checked). */
+static void test_getrf(int n, int nb, int rhs_nb, int gesv) {
+  const int nrhs = 3;
+  Dist A = make(n, n, nb, nb), B = make(n, nrhs, nb, rhs_nb);
+  double* a = calloc((size_t)A.lr * (A.lc ? A.lc : 1), sizeof *a);
+  double* b = calloc((size_t)B.lr * (B.lc ? B.lc : 1), sizeof *b);
+  int* ipiv = calloc((size_t)A.lr + nb, sizeof *ipiv);
+  const int rows = numroc_(&n, &nb, &myrow, &izero, &nprow);
+  for (int lj = 0; lj < A.lc; ++lj)
+    for (int li = 0; li < rows; ++li)
+      a[li + (size_t)lj * A.lr] = gen(l2g(li, nb, myrow, nprow), l2g(lj, nb, mycol, npcol), n);
+  for (int lj = 0; lj < B.lc; ++lj)
+    for (int li = 0; li < rows; ++li) {
+      int i = l2g(li, nb, myrow, nprow), r = l2g(lj, rhs_nb, mycol, npcol);
+      double s = 0;
+      for (int j = 0; j < n; ++j) s += gen(i, j, n) * xtrue(j, r);
+      b[li + (size_t)lj * B.lr] = s;
+    }
+  int info = -99;
+  char what[64];
+  snprintf(what, sizeof what, "%s n=%d nb=%d", gesv ? "pdgesv" : "pdgetrf", n, nb);
+  route_begin();
+  if (gesv) {
+    pdgesv_(&n, &nrhs, a, &ione, &ione, A.desc, ipiv, b, &ione, &ione, B.desc, &info);
+  } else {
+    pdgetrf_(&n, &n, a, &ione, &ione, A.desc, ipiv, &info);
+  }
+  route_end(1, what);
+  if (info != 0) fail(what);
+  /* the first pivot: row n (the antidiagonal), on every process of row 0 */
+  if (myrow == 0 && rows > 0 && ipiv[0] != n) fail("pdgetrf: IPIV(1) is not n");
+  if (!gesv) {
+    route_begin();
+    pdgetrs_("N", &n, &nrhs, a, &ione, &ione, A.desc, ipiv, b, &ione, &ione, B.desc, &info);
+    route_end(rhs_nb == nb, "pdgetrs");
+    if (info != 0) fail("pdgetrs info");
+  }
+  double e = 0;
+  for (int lj = 0; lj < B.lc; ++lj)
+    for (int li = 0; li < rows; ++li) {
+      double d = fabs(b[li + (size_t)lj * B.lr] - xtrue(l2g(li, nb, myrow, nprow), l2g(lj, rhs_nb, mycol, npcol)));
+      if (d > e) e = d;
+    }
+  check_small(e, 1e-10, what);
+  free(a);
+  free(b);
+  free(ipiv);
+}
+
 /* invalid arguments: ScaLAPACK's report (pxerbla's number) and info */
 static void test_bad_arguments(void) {
   const int n = 64, nb = 16;
@@ -413,6 +477,9 @@ int main(int argc, char** argv) {
   test_gemm("N", 100, 80, 60, 16, 32, 0, 0);
   test_bad_arguments();
   test_not_spd(220, 32, 150);
+  test_getrf(230, 32, 32, 0);
+  test_getrf(190, 16, 16, 1);
+  test_getrf(170, 32, 8, 0); /* pdgetrs on ScaLAPACK with hetla's pivots */
 
   int total = failures;
   Cigamx2d(ctxt, "All", " ", 1, 1, &total, 1, NULL, NULL, -1, -1, -1);

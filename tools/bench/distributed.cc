@@ -19,6 +19,7 @@
 #include "bench/flops.hpp"
 #include "bench/scalapack.hpp"
 #include "checks.hpp"
+#include "checks_lu.hpp"
 #include "context/context.hpp"
 #include "hetla/context.hpp"
 #include "hetla/linalg.hpp"
@@ -119,6 +120,42 @@ template <typename T> Result run_potrf(const mpi::Grid& g, const Args& a, int64_
   return r;
 }
 
+template <typename T> Result run_getrf(const mpi::Grid& g, const Args& a, int64_t nb) {
+  const int64_t m = a.m < 0 ? a.n : a.m, n = a.n;
+  Result r;
+  r.flops = flops::getrf<T>(static_cast<double>(m), static_cast<double>(n));
+  std::vector<T> A0;
+  if (g.rank() == 0) A0 = bench::random_matrix<T>(m, n, m, 42);
+  mpi::DistMatrix<T> A(g, m, n, nb);
+  std::vector<int64_t> ipiv;
+  const uint64_t sent0 = g.bytes_sent();
+  r.seconds = best_time(g, a.repeat, [&] { A.scatter(A0.data(), m); }, [&] { r.info = mpi::getrf(A, ipiv); });
+  r.bytes_sent = static_cast<double>(g.bytes_sent() - sent0) / a.repeat;
+  if (a.check) {
+    std::vector<T> F(g.rank() == 0 ? static_cast<std::size_t>(m * n) : 0);
+    A.gather(F.data(), m);
+    if (g.rank() == 0) r.residual = bench::getrf_residual(m, n, A0.data(), m, F.data(), m, ipiv.data());
+  }
+  if (a.baseline) {
+    Blacs blacs(g.p(), g.q());
+    const int64_t lld = std::max<int64_t>(1, A.local_rows());
+    std::vector<T> loc(static_cast<std::size_t>(lld * std::max<int64_t>(1, A.local_cols())));
+    std::vector<int> lpiv(static_cast<std::size_t>(A.local_rows() + nb));
+    const auto desc = blacs.desc(m, n, nb, lld);
+    int info = 0;
+    util::BlasThreadsGuard one(1);  // one rank per core, as hetla's
+    r.baseline_seconds = best_time(
+        g, a.repeat,
+        [&] {
+          A.scatter(A0.data(), m);
+          A.to_scalapack(loc.data(), lld);
+        },
+        [&] { scalapack::getrf<T>(static_cast<int>(m), static_cast<int>(n), loc.data(), desc.data(), lpiv.data(), &info); });
+    r.baseline_info = info;
+  }
+  return r;
+}
+
 template <typename T> Result run_gemm(const mpi::Grid& g, const Args& a, int64_t nb) {
   const int64_t m = a.m < 0 ? a.n : a.m, n = a.n, k = a.k < 0 ? a.n : a.k;
   Result r;
@@ -175,9 +212,16 @@ template <typename T> Result run_gemm(const mpi::Grid& g, const Args& a, int64_t
   return r;
 }
 
+// hetla's default tile size for the routine (LU's panels want their own).
+template <typename T> int64_t tile_size(const Args& a) {
+  if (a.nb > 0) return a.nb;
+  return a.routine == "getrf" ? default_tile_size<T>(a.n, Panels::LU) : default_tile_size<T>(a.n);
+}
+
 template <typename T> Result run(const mpi::Grid& g, const Args& a) {
-  const int64_t nb = a.nb > 0 ? a.nb : default_tile_size<T>(a.n);
+  const int64_t nb = tile_size<T>(a);
   if (a.routine == "potrf") return run_potrf<T>(g, a, nb);
+  if (a.routine == "getrf") return run_getrf<T>(g, a, nb);
   return run_gemm<T>(g, a, nb);
 }
 
@@ -202,8 +246,7 @@ int bench(const Args& a) {
   }
   const std::vector<double> sent = g.gather(r.bytes_sent);
   if (g.rank() != 0) return 0;
-  const int64_t nb = a.nb > 0 ? a.nb : (a.precision == "s" || a.precision == "c" ? default_tile_size<float>(a.n)
-                                                                                  : default_tile_size<double>(a.n));
+  const int64_t nb = a.precision == "s" || a.precision == "c" ? tile_size<float>(a) : tile_size<double>(a);
   const double gflops = r.flops / r.seconds * 1e-9;
   const bool ok = r.residual < 0 || r.residual < bench::kResidualThreshold;
   const bool gemm = a.routine == "gemm";
@@ -211,7 +254,8 @@ int bench(const Args& a) {
   // the keys of the single-process bench's records (bench/common.hpp), and the grid's
   std::string s = "{\"routine\":\"" + a.routine + "\",\"precision\":\"" + a.precision + "\",\"m\":" +
                   std::to_string(a.m < 0 ? a.n : a.m) + ",\"n\":" + std::to_string(a.n) +
-                  (gemm ? ",\"k\":" + std::to_string(a.k < 0 ? a.n : a.k) : ",\"uplo\":\"" + a.uplo + "\"") +
+                  (gemm ? ",\"k\":" + std::to_string(a.k < 0 ? a.n : a.k)
+                        : a.routine == "potrf" ? ",\"uplo\":\"" + a.uplo + "\"" : std::string()) +
                   ",\"nb\":" + std::to_string(nb) + ",\"grid\":\"" + a.grid + "\",\"ranks\":" +
                   std::to_string(g.size()) + ",\"threads\":" + std::to_string(hetla::num_threads()) +
                   ",\"seconds\":" + fmt(r.seconds) + ",\"gflops\":" + fmt(gflops) + ",\"info\":" +
@@ -249,9 +293,11 @@ namespace {
 int run_distributed(int argc, char** argv, int first) {
   Args a;
   CLI::App app("hetla bench ROUTINE --grid PxQ: a distributed routine under mpirun (docs/mpi.md)", "hetla bench");
-  app.add_option("routine", a.routine, "potrf or gemm")->required()->check(CLI::IsMember({"potrf", "gemm"}));
+  app.add_option("routine", a.routine, "potrf, getrf or gemm")
+      ->required()
+      ->check(CLI::IsMember({"potrf", "getrf", "gemm"}));
   app.add_option("-n", a.n, "order (columns)")->required()->check(CLI::PositiveNumber);
-  app.add_option("-m", a.m, "rows (gemm; default n)");
+  app.add_option("-m", a.m, "rows (getrf, gemm; default n)");
   app.add_option("-k", a.k, "inner dimension (gemm; default n)");
   app.add_option("--nb", a.nb, "tile and ScaLAPACK block size (default: hetla's for n)");
   app.add_option("--grid", a.grid, "process grid PxQ, P Q = the number of processes")->required();

@@ -18,6 +18,13 @@ void pcpotrf_(const char* uplo, const int* n, std::complex<float>* a, const int*
               int* info);
 void pzpotrf_(const char* uplo, const int* n, std::complex<double>* a, const int* ia, const int* ja,
               const int* desca, int* info);
+#define HETLA_PGETRF(name, T) \
+  void name(const int* m, const int* n, T* a, const int* ia, const int* ja, const int* desca, int* ipiv, int* info);
+HETLA_PGETRF(psgetrf_, float)
+HETLA_PGETRF(pdgetrf_, double)
+HETLA_PGETRF(pcgetrf_, std::complex<float>)
+HETLA_PGETRF(pzgetrf_, std::complex<double>)
+#undef HETLA_PGETRF
 #define HETLA_PGEMM(name, T)                                                                                        \
   void name(const char* transa, const char* transb, const int* m, const int* n, const int* k, const T* alpha,        \
             const T* a, const int* ia, const int* ja, const int* desca, const T* b, const int* ib, const int* jb, \
@@ -46,6 +53,15 @@ inline void potrf(const char* u, const int* n, std::complex<float>* a, const int
 inline void potrf(const char* u, const int* n, std::complex<double>* a, const int* desc, int* info) {
   const int one = 1;
   pzpotrf_(u, n, a, &one, &one, desc, info);
+}
+
+/// ipiv: LOCr(m) + nb entries (ScaLAPACK's local pivots).
+template <typename T> void getrf(int m, int n, T* a, const int* desc, int* ipiv, int* info) {
+  const int one = 1;
+  if constexpr (std::is_same_v<T, float>) psgetrf_(&m, &n, a, &one, &one, desc, ipiv, info);
+  else if constexpr (std::is_same_v<T, double>) pdgetrf_(&m, &n, a, &one, &one, desc, ipiv, info);
+  else if constexpr (std::is_same_v<T, std::complex<float>>) pcgetrf_(&m, &n, a, &one, &one, desc, ipiv, info);
+  else pzgetrf_(&m, &n, a, &one, &one, desc, ipiv, info);
 }
 
 template <typename T>
