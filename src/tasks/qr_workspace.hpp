@@ -145,9 +145,10 @@ template <typename T> class LarfbWork {
   Ref<T> w(int64_t s, int64_t c) const { return set_[s % 2][static_cast<std::size_t>(c)].ref(); }
   /// Tile rows per row block of a tall update; 0: C is not tall (tile tasks).
   int64_t row_block() const { return rb_; }
-  /// The nb x tile_nb(j) partial W = V_r^H C_r of row block r (at most
-  /// ceil(mt / row_block()) blocks) and tile column j of a tall update.
-  Ref<T> partial(int64_t r, int64_t j) const { return ref(P_, r, j); }
+  /// Partials of a tall update: tile (r, j) is the nb x tile_nb(j) W = V_r^H C_r of row
+  /// block r (at most ceil(mt / row_block()) blocks) and tile column j of a
+  /// tall update; tiles of a row lie as one column-major block.
+  const Matrix<T>& partials() const { return P_; }
 
   static constexpr int64_t kTallRows = 2048;
 
