@@ -24,6 +24,7 @@
 #include "kernels/host/lapack_qr.hpp"
 #include "memory/tile_block.hpp"
 #include "tasks/blas3.hpp"
+#include "tasks/qr_tall.hpp"
 #include "tasks/qr_workspace.hpp"
 #include "tasks/tile.hpp"
 
@@ -135,6 +136,13 @@ template <typename T> void geqrf_panel(rt::Runtime& rt, std::vector<Ref<T>> pane
         P.store();
       },
       acc.data(), acc.size(), {o.priority, "geqrf_panel", rt::kHostOnly, dev::KernelId::None, flops});
+}
+
+/// Panel p of R's matrix: in row blocks when it is tall (geqrf_panel_rows),
+/// else as one task.
+template <typename T>
+void geqrf_panel(rt::Runtime& rt, const Reflectors<T>& R, int64_t p, T* tau, const LarfbWork<T>& work, Opts o) {
+  if (!geqrf_panel_rows(rt, R, p, tau, work, o)) geqrf_panel(rt, R.panel(p), tau, R.t_tile(p), R.vd_tile(p), o);
 }
 
 /// T and Vd of the first kp reflectors stored in a panel (larft), for
@@ -256,99 +264,6 @@ bool larfb_left_blocks(rt::Runtime& rt, const Reflectors<T>& R, int64_t p, Op op
           blas::larfb_left(op, Cb.mb, Cb.nb, kp, v.data, v.ld, Tt.data, Tt.ld, Cb.data, Cb.ld);
         },
         acc.data(), acc.size(), {prio(ja), "larfb", rt::kHostOnly, dev::KernelId::None, flops});
-    ja = jb;
-  }
-  return true;
-}
-
-/// The update below for a tall C (LarfbWork::row_block() > 0) on the host
-/// alone, V and C views of column-major arrays: per block of tile columns
-/// (1, 1, 2, 4, 4, ... away from j0, as in larfb_left_blocks: the next
-/// panel's column first and alone), one task per block of row_block() tile
-/// rows forms its partial W_r = V_r^H C_r, one task sums them and applies
-/// op(T), one task per row block does C_r -= V_r W. A few tall tile columns
-/// then still keep every core busy, and each GEMM has ~2048 rows (dgeqrf
-/// 20000 x 500 on 2 cores: 17416 tile GEMMs at ~24 GFLOP/s per core before).
-/// Returns false (nothing inserted) when this does not apply.
-template <typename T, typename Prio>
-bool larfb_left_rows(rt::Runtime& rt, const Reflectors<T>& R, int64_t p, Op op, const Matrix<T>& C, int64_t j0,
-                     int64_t j1, const LarfbWork<T>& work, Prio& prio) {
-  using hetla::detail::as_block;
-  const Matrix<T>& A = R.A();
-  const Matrix<T>& P = work.partials();
-  const int64_t mt = C.mt(), kp = R.width(p), rb = work.row_block();
-  if (rb == 0 || rt.num_devices() != 1 || j0 >= j1) return false;
-  if (!as_block(A, p, mt - 1, p, p) || !as_block(C, p, mt - 1, j0, j1 - 1)) return false;
-  const int64_t blocks = (mt - p + rb - 1) / rb;
-  auto first = [&](int64_t r) { return p + r * (mt - p) / blocks; };  // block r: tile rows [first(r), first(r + 1))
-  const Ref<T> vd = R.v(p, p);  // the diagonal tile of V: unit diagonal, zeros above
-  const Ref<T> tt = R.t(p);
-  const int64_t top = vd.t.mb;  // rows of block 0 whose V is vd; the rows below follow in A
-  // V_r and C_r (tile columns [ja, jb)) of row block r, with their accesses
-  auto operands = [&](int64_t r, int64_t ja, int64_t jb, rt::Mode cmode, std::vector<rt::Access>& acc) {
-    for (int64_t i = first(r); i < first(r + 1); ++i) {
-      acc.push_back(rt::R(i == p ? vd.h : A.handle(i, p)));
-      for (int64_t j = ja; j < jb; ++j) acc.push_back({C.handle(i, j), cmode});
-    }
-    return std::pair{*as_block(A, first(r), first(r + 1) - 1, p, p),
-                     *as_block(C, first(r), first(r + 1) - 1, ja, jb - 1)};
-  };
-  // W_r: kp x width in tile row r of the partials, tile columns [ja, jb)
-  auto partial = [&](int64_t r, int64_t ja, int64_t jb, rt::Mode mode, std::vector<rt::Access>& acc) {
-    for (int64_t j = ja; j < jb; ++j) acc.push_back({P.handle(r, j), mode});
-    Tile<T> w = *as_block(P, r, r, ja, jb - 1);
-    w.mb = kp;
-    return w;
-  };
-  for (int64_t ja = j0; ja < j1;) {
-    const int64_t jb = std::min(j1, ja + std::clamp<int64_t>(ja - j0, 1, 4));
-    const Opts o{prio(ja)};
-    for (int64_t r = 0; r < blocks; ++r) {  // W_r = V_r^H C_r
-      std::vector<rt::Access> acc;
-      const auto [V, Cb] = operands(r, ja, jb, rt::Mode::Read, acc);
-      const Tile<T> W = partial(r, ja, jb, rt::Mode::Write, acc);
-      const int64_t skip = r == 0 ? top : 0;
-      rt.insert(
-          [=, v = vd.t, V = V, Cb = Cb](rt::TaskContext&) {
-            if (skip)
-              blas::gemm(Op::ConjTrans, Op::NoTrans, kp, Cb.nb, skip, T(1), v.data, v.ld, Cb.data, Cb.ld, T(0),
-                         W.data, W.ld);
-            if (Cb.mb > skip)
-              blas::gemm(Op::ConjTrans, Op::NoTrans, kp, Cb.nb, Cb.mb - skip, T(1), V.data + skip, V.ld,
-                         Cb.data + skip, Cb.ld, T(skip ? 1 : 0), W.data, W.ld);
-          },
-          acc.data(), acc.size(),
-          {o.priority, "gemm", rt::kHostOnly, dev::KernelId::None, 2.0 * flop_scale<T>() * Cb.mb * Cb.nb * kp});
-    }
-    std::vector<rt::Access> acc{rt::R(tt.h)};
-    const Tile<T> W = partial(0, ja, jb, rt::Mode::ReadWrite, acc);
-    std::vector<Tile<T>> parts;
-    for (int64_t r = 1; r < blocks; ++r) parts.push_back(partial(r, ja, jb, rt::Mode::Read, acc));
-    rt.insert(  // W = op(T) sum_r W_r
-        [=, t = tt.t](rt::TaskContext&) {
-          for (const auto& Pr : parts)
-            for (int64_t c = 0; c < W.nb; ++c)
-              for (int64_t i = 0; i < kp; ++i) W(i, c) += Pr(i, c);
-          blas::trmm(Side::Left, Uplo::Upper, op, Diag::NonUnit, kp, W.nb, T(1), t.data, t.ld, W.data, W.ld);
-        },
-        acc.data(), acc.size(), {o.priority, "trmm", rt::kHostOnly});
-    for (int64_t r = 0; r < blocks; ++r) {  // C_r -= V_r W
-      std::vector<rt::Access> acc2;
-      const auto [V, Cb] = operands(r, ja, jb, rt::Mode::ReadWrite, acc2);
-      partial(0, ja, jb, rt::Mode::Read, acc2);
-      const int64_t skip = r == 0 ? top : 0;
-      rt.insert(
-          [=, v = vd.t, V = V, Cb = Cb](rt::TaskContext&) {
-            if (skip)
-              blas::gemm(Op::NoTrans, Op::NoTrans, skip, Cb.nb, kp, T(-1), v.data, v.ld, W.data, W.ld, T(1), Cb.data,
-                         Cb.ld);
-            if (Cb.mb > skip)
-              blas::gemm(Op::NoTrans, Op::NoTrans, Cb.mb - skip, Cb.nb, kp, T(-1), V.data + skip, V.ld, W.data, W.ld,
-                         T(1), Cb.data + skip, Cb.ld);
-          },
-          acc2.data(), acc2.size(),
-          {o.priority, "gemm", rt::kHostOnly, dev::KernelId::None, 2.0 * flop_scale<T>() * Cb.mb * Cb.nb * kp});
-    }
     ja = jb;
   }
   return true;
