@@ -6,6 +6,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -66,11 +67,11 @@ bool larfb_left_rows(rt::Runtime& rt, const Reflectors<T>& R, int64_t p, Op op, 
       rt.insert(
           [=, v = vd.t, V = V, Cb = Cb](rt::TaskContext&) {
             if (skip)
-              blas::gemm(Op::ConjTrans, Op::NoTrans, kp, Cb.nb, skip, T(1), v.data, v.ld, Cb.data, Cb.ld, T(0),
-                         W.data, W.ld);
+              blas::gemm(Op::ConjTrans, Op::NoTrans, kp, Cb.nb, skip, T(1), v.data, v.ld, Cb.data, Cb.ld, T(0), W.data,
+                         W.ld);
             if (Cb.mb > skip)
-              blas::gemm(Op::ConjTrans, Op::NoTrans, kp, Cb.nb, Cb.mb - skip, T(1), V.data + skip, V.ld,
-                         Cb.data + skip, Cb.ld, T(skip ? 1 : 0), W.data, W.ld);
+              blas::gemm(Op::ConjTrans, Op::NoTrans, kp, Cb.nb, Cb.mb - skip, T(1), V.data + skip, V.ld, Cb.data + skip,
+                         Cb.ld, T(skip ? 1 : 0), W.data, W.ld);
           },
           acc.data(), acc.size(),
           {o.priority, "gemm", rt::kHostOnly, dev::KernelId::None, 2.0 * flop_scale<T>() * Cb.mb * Cb.nb * kp});
@@ -137,7 +138,8 @@ template <typename T> struct TallPanel {
       for (rt::Handle* x : h[static_cast<std::size_t>(r)]) acc.push_back({x, mode});
     return acc;
   }
-  template <typename F> void task(rt::Runtime& rt, std::vector<rt::Access> acc, const char* name, double flops, F&& f) const {
+  template <typename F>
+  void task(rt::Runtime& rt, std::vector<rt::Access> acc, const char* name, double flops, F&& f) const {
     rt.insert(std::forward<F>(f), acc.data(), acc.size(), {priority, name, rt::kHostOnly, dev::KernelId::None, flops});
   }
 };
@@ -147,42 +149,48 @@ template <typename T> struct TallPanel {
 /// are single tasks and whose products over the whole height (the left
 /// half's reflectors applied to the right half, and V1^H V2 for T12) are one
 /// task per row block, reduced by one more.
-template <typename T> void tall_panel_node(rt::Runtime& rt, const TallPanel<T>& P, int64_t c0, int64_t w) {
+template <typename T>
+void tall_panel_node(rt::Runtime& rt, const std::shared_ptr<const TallPanel<T>>& sp, int64_t c0, int64_t w) {
+  const TallPanel<T>& P = *sp;  // the tasks share it
   constexpr int64_t kLeaf = 16;
   const double s = flop_scale<T>();
   if (w <= kLeaf) {
     auto acc = P.access_all(rt::Mode::ReadWrite);
     acc.push_back(rt::RW(P.t_h));
-    P.task(rt, std::move(acc), "geqrf_panel", 2.0 * s * (P.rows - c0) * w * w,
-           [P, c0, w](rt::TaskContext&) {
-             blas::geqrt_recursive(P.rows - c0, w, P.at(c0, c0), P.lda, &P.t(c0, c0), P.t.ld);
-           });
+    P.task(rt, std::move(acc), "geqrf_panel", 2.0 * s * (P.rows - c0) * w * w, [sp, c0, w](rt::TaskContext&) {
+      const TallPanel<T>& P = *sp;
+      blas::geqrt_recursive(P.rows - c0, w, P.at(c0, c0), P.lda, &P.t(c0, c0), P.t.ld);
+    });
     return;
   }
   const int64_t n1 = w / 2, n2 = w - n1, c1 = c0 + n1;
-  tall_panel_node(rt, P, c0, n1);
+  tall_panel_node(rt, sp, c0, n1);
   // A(c0.., c1..) = H1^H A(c0.., c1..): W_r = V1_r^H C_r per row block (V1 unit
   // lower in rows [c0, c1), all in block 0), W = T11^H sum W_r, C_r -= V1_r W
   for (int64_t r = 0; r < P.blocks(); ++r) {
     auto acc = P.access(r, rt::Mode::Read);
     acc.push_back(rt::W(P.part_h[r]));
     const int64_t lo = std::max(P.lo[r], c0), hi = P.lo[r + 1];
-    P.task(rt, std::move(acc), "gemm", 2.0 * s * (hi - lo) * n1 * n2, [P, r, lo, hi, c0, c1, n1, n2](rt::TaskContext&) {
-      const Tile<T> W = P.part[r];
-      if (r > 0) {
-        blas::gemm(Op::ConjTrans, Op::NoTrans, n1, n2, hi - lo, T(1), P.at(lo, c0), P.lda, P.at(lo, c1), P.lda, T(0),
-                   W.data, W.ld);
-        return;
-      }
-      for (int64_t j = 0; j < n2; ++j) std::copy_n(P.at(c0, c1 + j), n1, &W(0, j));
-      blas::trmm(Side::Left, Uplo::Lower, Op::ConjTrans, Diag::Unit, n1, n2, T(1), P.at(c0, c0), P.lda, W.data, W.ld);
-      blas::gemm(Op::ConjTrans, Op::NoTrans, n1, n2, hi - c1, T(1), P.at(c1, c0), P.lda, P.at(c1, c1), P.lda, T(1),
-                 W.data, W.ld);
-    });
+    P.task(rt, std::move(acc), "gemm", 2.0 * s * (hi - lo) * n1 * n2,
+           [sp, r, lo, hi, c0, c1, n1, n2](rt::TaskContext&) {
+             const TallPanel<T>& P = *sp;
+             const Tile<T> W = P.part[r];
+             if (r > 0) {
+               blas::gemm(Op::ConjTrans, Op::NoTrans, n1, n2, hi - lo, T(1), P.at(lo, c0), P.lda, P.at(lo, c1), P.lda,
+                          T(0), W.data, W.ld);
+               return;
+             }
+             for (int64_t j = 0; j < n2; ++j) std::copy_n(P.at(c0, c1 + j), n1, &W(0, j));
+             blas::trmm(Side::Left, Uplo::Lower, Op::ConjTrans, Diag::Unit, n1, n2, T(1), P.at(c0, c0), P.lda, W.data,
+                        W.ld);
+             blas::gemm(Op::ConjTrans, Op::NoTrans, n1, n2, hi - c1, T(1), P.at(c1, c0), P.lda, P.at(c1, c1), P.lda,
+                        T(1), W.data, W.ld);
+           });
   }
   std::vector<rt::Access> acc{rt::RW(P.part_h[0]), rt::R(P.t_h)};
   for (int64_t r = 1; r < P.blocks(); ++r) acc.push_back(rt::R(P.part_h[r]));
-  P.task(rt, std::move(acc), "trmm", 0, [P, c0, n1, n2](rt::TaskContext&) {
+  P.task(rt, std::move(acc), "trmm", 0, [sp, c0, n1, n2](rt::TaskContext&) {
+    const TallPanel<T>& P = *sp;
     const Tile<T> W = P.part[0];
     for (int64_t r = 1; r < P.blocks(); ++r)
       for (int64_t j = 0; j < n2; ++j)
@@ -193,42 +201,48 @@ template <typename T> void tall_panel_node(rt::Runtime& rt, const TallPanel<T>& 
     auto acc2 = P.access(r, rt::Mode::ReadWrite);
     acc2.push_back(rt::R(P.part_h[0]));
     const int64_t lo = r == 0 ? c1 : P.lo[r], hi = P.lo[r + 1];
-    P.task(rt, std::move(acc2), "gemm", 2.0 * s * (hi - lo) * n1 * n2, [P, r, lo, hi, c0, c1, n1, n2](rt::TaskContext&) {
-      const Tile<T> W = P.part[0];
-      blas::gemm(Op::NoTrans, Op::NoTrans, hi - lo, n2, n1, T(-1), P.at(lo, c0), P.lda, W.data, W.ld, T(1),
-                 P.at(lo, c1), P.lda);
-      if (r > 0) return;
-      std::vector<T> X(static_cast<std::size_t>(n1 * n2));  // rows [c0, c1): C -= V1 W, V1 unit lower there
-      for (int64_t j = 0; j < n2; ++j) std::copy_n(&W(0, j), n1, X.data() + j * n1);
-      blas::trmm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, n1, n2, T(1), P.at(c0, c0), P.lda, X.data(), n1);
-      for (int64_t j = 0; j < n2; ++j)
-        for (int64_t i = 0; i < n1; ++i) *P.at(c0 + i, c1 + j) -= X[i + j * n1];
-    });
+    P.task(
+        rt, std::move(acc2), "gemm", 2.0 * s * (hi - lo) * n1 * n2, [sp, r, lo, hi, c0, c1, n1, n2](rt::TaskContext&) {
+          const TallPanel<T>& P = *sp;
+          const Tile<T> W = P.part[0];
+          blas::gemm(Op::NoTrans, Op::NoTrans, hi - lo, n2, n1, T(-1), P.at(lo, c0), P.lda, W.data, W.ld, T(1),
+                     P.at(lo, c1), P.lda);
+          if (r > 0) return;
+          std::vector<T> X(static_cast<std::size_t>(n1 * n2));  // rows [c0, c1): C -= V1 W, V1 unit lower there
+          for (int64_t j = 0; j < n2; ++j) std::copy_n(&W(0, j), n1, X.data() + j * n1);
+          blas::trmm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, n1, n2, T(1), P.at(c0, c0), P.lda, X.data(), n1);
+          for (int64_t j = 0; j < n2; ++j)
+            for (int64_t i = 0; i < n1; ++i) *P.at(c0 + i, c1 + j) -= X[i + j * n1];
+        });
   }
-  tall_panel_node(rt, P, c1, n2);
+  tall_panel_node(rt, sp, c1, n2);
   // T12 = -T11 (V1^H V2) T22 over rows [c1, rows), V2 unit lower in rows [c1, c0 + w)
   const int64_t c2 = c0 + w;
   for (int64_t r = 0; r < P.blocks(); ++r) {
     auto acc3 = P.access(r, rt::Mode::Read);
     acc3.push_back(rt::W(P.part_h[r]));
     const int64_t lo = std::max(P.lo[r], c2), hi = P.lo[r + 1];
-    P.task(rt, std::move(acc3), "gemm", 2.0 * s * (hi - lo) * n1 * n2, [P, r, lo, hi, c0, c1, c2, n1, n2](rt::TaskContext&) {
-      const Tile<T> X = P.part[r];
-      if (r == 0) {
-        for (int64_t j = 0; j < n2; ++j)
-          for (int64_t i = 0; i < n1; ++i) X(i, j) = conj(*P.at(c1 + j, c0 + i));
-        blas::trmm(Side::Right, Uplo::Lower, Op::NoTrans, Diag::Unit, n1, n2, T(1), P.at(c1, c1), P.lda, X.data, X.ld);
-      }
-      if (hi > lo)
-        blas::gemm(Op::ConjTrans, Op::NoTrans, n1, n2, hi - lo, T(1), P.at(lo, c0), P.lda, P.at(lo, c1), P.lda,
-                   T(r == 0 ? 1 : 0), X.data, X.ld);
-      else if (r > 0)
-        for (int64_t j = 0; j < n2; ++j) std::fill_n(&X(0, j), n1, T(0));
-    });
+    P.task(rt, std::move(acc3), "gemm", 2.0 * s * (hi - lo) * n1 * n2,
+           [sp, r, lo, hi, c0, c1, c2, n1, n2](rt::TaskContext&) {
+             const TallPanel<T>& P = *sp;
+             const Tile<T> X = P.part[r];
+             if (r == 0) {
+               for (int64_t j = 0; j < n2; ++j)
+                 for (int64_t i = 0; i < n1; ++i) X(i, j) = conj(*P.at(c1 + j, c0 + i));
+               blas::trmm(Side::Right, Uplo::Lower, Op::NoTrans, Diag::Unit, n1, n2, T(1), P.at(c1, c1), P.lda, X.data,
+                          X.ld);
+             }
+             if (hi > lo)
+               blas::gemm(Op::ConjTrans, Op::NoTrans, n1, n2, hi - lo, T(1), P.at(lo, c0), P.lda, P.at(lo, c1), P.lda,
+                          T(r == 0 ? 1 : 0), X.data, X.ld);
+             else if (r > 0)
+               for (int64_t j = 0; j < n2; ++j) std::fill_n(&X(0, j), n1, T(0));
+           });
   }
   std::vector<rt::Access> acc4{rt::RW(P.t_h)};
   for (int64_t r = 0; r < P.blocks(); ++r) acc4.push_back(rt::R(P.part_h[r]));
-  P.task(rt, std::move(acc4), "trmm", 0, [P, c0, c1, n1, n2](rt::TaskContext&) {
+  P.task(rt, std::move(acc4), "trmm", 0, [sp, c0, c1, n1, n2](rt::TaskContext&) {
+    const TallPanel<T>& P = *sp;
     T* t12 = &P.t(c0, c1);
     for (int64_t j = 0; j < n2; ++j)
       for (int64_t i = 0; i < n1; ++i) {
@@ -257,7 +271,8 @@ bool geqrf_panel_rows(rt::Runtime& rt, const Reflectors<T>& R, int64_t p, T* tau
   if (rb == 0 || rt.num_devices() != 1 || kp != A.tile_nb(p)) return false;
   const auto blk = as_block(A, p, mt - 1, p, p);
   if (!blk || blk->mb < 2 * kp) return false;
-  qr::TallPanel<T> P;
+  auto sp = std::make_shared<qr::TallPanel<T>>();
+  qr::TallPanel<T>& P = *sp;
   P.a = blk->data, P.lda = blk->ld, P.rows = blk->mb, P.cols = kp;
   P.t = R.t_tile(p).t, P.t_h = R.t_tile(p).h, P.priority = o.priority;
   const int64_t blocks = (mt - p + rb - 1) / rb;
@@ -270,10 +285,11 @@ bool geqrf_panel_rows(rt::Runtime& rt, const Reflectors<T>& R, int64_t p, T* tau
     P.part.push_back(work.partials().tile(r, p));
     P.part_h.push_back(work.partials().handle(r, p));
   }
-  qr::tall_panel_node(rt, P, 0, kp);
+  qr::tall_panel_node<T>(rt, sp, 0, kp);
   const Ref<T> vd = R.vd_tile(p);
   rt.insert(
-      [P, tau, kp, vd = vd.t](rt::TaskContext&) {
+      [sp, tau, kp, vd = vd.t](rt::TaskContext&) {
+        const qr::TallPanel<T>& P = *sp;
         for (int64_t i = 0; i < kp; ++i) tau[i] = P.t(i, i);
         for (int64_t c = 0; c < kp; ++c)
           for (int64_t r = 0; r < vd.mb; ++r) vd(r, c) = r < c ? T(0) : r == c ? T(1) : *P.at(r, c);
