@@ -26,7 +26,7 @@ void geqrf_tasks(rt::Runtime& rt, const tile::Reflectors<T>& R, T* tau, tile::La
   const int64_t nt = A.nt();
   for (int64_t p = 0; p < R.panels(); ++p) {
     // A(p.., p) = V_p R_pp:  Householder QR of the panel
-    tile::geqrf_panel(rt, R.panel(p), tau + R.first(p), R.t_tile(p), R.vd_tile(p), {tile::prio(nt, p, true)});
+    tile::geqrf_panel(rt, R, p, tau + R.first(p), work, {tile::prio(nt, p, true)});
     // A(p.., p+1..) = H_p^H A(p.., p+1..)
     tile::larfb_left(rt, R, p, Op::ConjTrans, A, p + 1, nt, work, p,
                      [nt](int64_t j) { return tile::prio(nt, j, false); });

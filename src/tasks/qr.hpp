@@ -24,6 +24,7 @@
 #include "kernels/host/lapack_qr.hpp"
 #include "memory/tile_block.hpp"
 #include "tasks/blas3.hpp"
+#include "tasks/qr_tall.hpp"
 #include "tasks/qr_workspace.hpp"
 #include "tasks/tile.hpp"
 
@@ -135,6 +136,13 @@ template <typename T> void geqrf_panel(rt::Runtime& rt, std::vector<Ref<T>> pane
         P.store();
       },
       acc.data(), acc.size(), {o.priority, "geqrf_panel", rt::kHostOnly, dev::KernelId::None, flops});
+}
+
+/// Panel p of R's matrix: in row blocks when it is tall (geqrf_panel_rows),
+/// else as one task.
+template <typename T>
+void geqrf_panel(rt::Runtime& rt, const Reflectors<T>& R, int64_t p, T* tau, const LarfbWork<T>& work, Opts o) {
+  if (!geqrf_panel_rows(rt, R, p, tau, work, o)) geqrf_panel(rt, R.panel(p), tau, R.t_tile(p), R.vd_tile(p), o);
 }
 
 /// T and Vd of the first kp reflectors stored in a panel (larft), for
@@ -267,6 +275,7 @@ bool larfb_left_blocks(rt::Runtime& rt, const Reflectors<T>& R, int64_t p, Op op
 template <typename T, typename Prio>
 void larfb_left(rt::Runtime& rt, const Reflectors<T>& R, int64_t p, Op op, const Matrix<T>& C, int64_t j0,
                 int64_t j1, const LarfbWork<T>& work, int64_t s, Prio&& prio) {
+  if (larfb_left_rows(rt, R, p, op, C, j0, j1, work, prio)) return;
   if (larfb_left_blocks(rt, R, p, op, C, j0, j1, prio)) return;
   for (int64_t j = j0; j < j1; ++j) {
     const Opts o{prio(j)};

@@ -36,7 +36,10 @@ const Shape kShapes[] = {{96, 96, 0, 32}, {100, 100, 3, 32}, {150, 70, 0, 32}, {
                          {200, 24, 0, 16}, {24, 200, 0, 16}, {1, 1, 0, 16},    {33, 1, 0, 16},
                          {1, 33, 0, 16},  {0, 10, 0, 16},    {10, 0, 4, 16},   {0, 0, 0, 16},
                          // nb >= 128: the trailing update as larfb blocks on views
-                         {600, 450, 3, 128}, {450, 600, 0, 128}};
+                         {600, 450, 3, 128}, {450, 600, 0, 128},
+                         // tall (m >= 4 n, m >= 4096): the update in row blocks (LarfbWork::row_block),
+                         // ragged blocks, a last panel narrower than its tile; and the wide transposes
+                         {4500, 37, 3, 16}, {4200, 20, 1, 64}, {37, 4500, 2, 16}, {20, 4200, 0, 64}};
 
 std::string describe(const Shape& s) {
   return "m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) + " pad=" + std::to_string(s.pad) +
@@ -199,6 +202,40 @@ TYPED_TEST(Geqrf, GeqrfThenUngqrReproducesA) {
   blas::gemm(Op::NoTrans, Op::NoTrans, m, n, n, T(-1), Q.data(), m, R.data(), n, T(1), D.data(), m);
   const double res = blas::lange('1', m, n, D.data(), m) / (m * blas::lange('1', m, n, A0.data(), m) * bench::eps<T>());
   EXPECT_LT(res, kThreshold);
+}
+
+// Tall and skinny: geqrf's row-block update, then ungqr and unmqr (whose
+// updates take the same path) on hetla's factor.
+TYPED_TEST(Geqrf, TallSkinnyFactorQAndApply) {
+  using T = TypeParam;
+  const Shape shapes[] = {{5000, 130, 0, 32}, {4100, 64, 5, 64}, {4097, 9, 0, 16}};
+  for (const Shape& s : shapes) {
+    SCOPED_TRACE(describe(s));
+    const int64_t m = s.m, n = s.n, lda = m + s.pad;
+    const auto A0 = bench::random_matrix<T>(m, n, lda, 3 + n);
+    auto A = A0;
+    std::vector<T> tau(static_cast<std::size_t>(n));
+    geqrf<T>(m, n, A.data(), lda, tau.data(), {s.nb});
+    EXPECT_LT(bench::qr_residual(m, n, A0.data(), lda, A.data(), lda, tau.data()), kThreshold);
+    const auto ref = lapack_geqrf(m, n, A0, lda);
+    EXPECT_LT(bench::relative_difference(m, n, A.data(), lda, ref.A.data(), lda, m), kThreshold);
+    // Q^H A0 = R, then Q R = A0 (unmqr, C tall)
+    auto C = A0;
+    unmqr<T>(Side::Left, Op::ConjTrans, m, n, n, A.data(), lda, tau.data(), C.data(), lda, {s.nb});
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = 0; i < m; ++i) {
+        const T expect = i <= j ? A[i + j * lda] : T(0);
+        ASSERT_LT(std::abs(C[i + j * lda] - expect), 100 * m * bench::eps<T>()) << i << "," << j;
+      }
+    unmqr<T>(Side::Left, Op::NoTrans, m, n, n, A.data(), lda, tau.data(), C.data(), lda, {s.nb});
+    EXPECT_LT(bench::relative_difference(m, n, C.data(), lda, A0.data(), lda, m), kThreshold);
+    // the explicit Q (ungqr) is orthonormal
+    auto Q = A;
+    ungqr<T>(m, n, n, Q.data(), lda, tau.data(), {s.nb});
+    std::vector<T> Qc(static_cast<std::size_t>(m) * n);
+    for (int64_t j = 0; j < n; ++j) std::copy_n(Q.data() + j * lda, m, Qc.data() + j * m);
+    EXPECT_LT(bench::orthogonality_residual(m, n, Qc.data(), m), kThreshold);
+  }
 }
 
 // ---- unmqr
