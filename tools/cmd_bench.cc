@@ -143,6 +143,9 @@ void add_options(CLI::App& app, BenchArgs& a) {
   scope(app.add_option("--degree", c.degree, "degree of a matrix polynomial")->option_text("D")->transform(integer(0, 10000))->capture_default_str(), kOptDegree);
   scope(app.add_option("--method", c.method, "horner or ps (Paterson-Stockmeyer)")->option_text("M")->check(one_of({"horner", "ps"}))->capture_default_str(), kOptMethod);
   scope(app.add_option("--weights", c.weights, "force the work split, e.g. cpu=0.4,emu0=0.6 (device names\nas `hetla info` shows them)")->option_text("LIST")->default_str("learned / measured weights"), kOptWeights);
+  scope(app.add_option("--minutes", c.minutes, "how long the soak runs")->option_text("M")->check(CLI::Range(0.0, 1e6))->default_str("1"), kOptSoak);
+  scope(app.add_option("--seconds", c.seconds, "how long the soak runs, in seconds (wins over --minutes)")->option_text("S")->check(CLI::Range(0.0, 1e8)), kOptSoak);
+  scope(app.add_option("--seed", c.seed, "seed of the soak's random cases (the same seed: the same cases)")->option_text("S")->capture_default_str(), kOptSoak);
   scope(app.add_flag("--energy", c.energy, "report joules per device where the platform exposes them\n(RAPL, NVML); says so where nothing is readable"), kLibraryRoutines);
   scope(app.add_flag("--json", a.json, "one JSON object per line instead of a table"), kEveryRoutine);
   scope(app.add_flag("--quiet,-q", a.quiet, "no progress line (shown on stderr only when it is a terminal)"), kEveryRoutine);

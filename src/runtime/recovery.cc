@@ -13,6 +13,7 @@
 
 #include "runtime/runtime.hpp"
 #include "runtime/runtime_detail.hpp"
+#include "trace/trace.hpp"
 
 namespace hetla::rt {
 
@@ -149,6 +150,55 @@ bool Runtime::commit_writes(Task* t, int d) {
     h->lock.unlock();
   }
   return true;
+}
+
+// Host checkpoints (RuntimeConfig::host_checkpoints): the task committed its
+// writes on d; copy them to the host before the task is released, while no
+// other task may touch them (its successors wait for the release). Then the
+// host holds the last committed version of every tile and a replica is
+// Modified only from commit_writes to here, so:
+//  - a task that runs on d while d fails (a copy of d's copy engine, or a
+//    device with several workers) may have half-updated a tile in place; the
+//    host copy is the version it started from, so running it again elsewhere
+//    is right (without checkpoints that tile was copied back half-updated:
+//    wrong answers, found by `hetla bench soak`);
+//  - a device whose memory is lost loses no committed version: nothing has
+//    to be recomputed (re-running a tile's producers would need the tasks
+//    kept after they ran, and in-place factorizations overwrote their inputs).
+// The cost is one copy out per tile version written on an accelerator (most
+// of them would be copied out later anyway: by flush_devices, on eviction or
+// for a host reader); measured in docs/reliability.md.
+// A copy that fails here fails d; the task stays done (it committed): its
+// result is read back by fail_device, or the call fails if d's memory is lost.
+void Runtime::checkpoint_writes(Task* t, int d, int worker) {
+  dev::Device& dv = *devices_[static_cast<std::size_t>(d)];
+  try {
+    for (const Access& a : t->acc) {
+      if (!writes(a.mode)) continue;
+      Handle* h = a.handle;
+      h->lock.lock();
+      Replica& r = replica(h, d);
+      if (r.state.load() == ReplicaState::Modified && r.ptr) {
+        trace::Recorder* rec = recorder_for(worker);
+        const double t0 = rec ? trace_now(rec) : 0;
+        try {
+          copy_to_host(dv, h, r.ptr);
+        } catch (...) {
+          h->lock.unlock();
+          throw;
+        }
+        if (rec) rec->record(worker, "checkpoint", t0, trace_now(rec), trace::Kind::Transfer, h->bytes);
+        dstate_[static_cast<std::size_t>(d)]->bytes_out += h->bytes;
+        r.state = ReplicaState::Shared;
+        h->host_valid = true;
+      }
+      h->lock.unlock();
+    }
+  } catch (const dev::DeviceError& e) {
+    on_device_error(e);
+  } catch (...) {
+    set_error(std::current_exception());
+  }
 }
 
 // Writes d's dirty replicas back and frees its memory (flush_devices). A

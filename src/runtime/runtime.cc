@@ -66,6 +66,7 @@ Runtime::Runtime(RuntimeConfig cfg)
   if (const char* env = std::getenv("HETLA_PREFETCH_DEPTH"); env && *env)  // A/B runs: 0 = synchronous copies
     cfg_.prefetch_depth = std::max(0, std::atoi(env));
   if (coop_) cfg_.prefetch_depth = 0;
+  if (const char* env = std::getenv("HETLA_CHECKPOINTS"); env && *env) cfg_.host_checkpoints = std::atoi(env) != 0;
   if (cfg_.prefetch_depth > 0 && devices_.size() > 1) {
     engines_.resize(devices_.size());
     for (std::size_t d = 1; d < devices_.size(); ++d) engines_[d] = std::make_unique<CopyEngine>();

@@ -67,6 +67,14 @@ struct RuntimeConfig {
   /// worker copies a task's inputs itself right before running it. The
   /// environment variable HETLA_PREFETCH_DEPTH overrides it (A/B benchmarks).
   int prefetch_depth = 2;
+  /// Host checkpoints (recovery.cc): a task on an accelerator that succeeded
+  /// copies what it wrote to the host before it is released, so the host
+  /// always holds every tile's last committed version and a device that
+  /// fails, even with its memory lost, or while a kernel there updates a tile
+  /// in place, costs the tasks it had not finished, never a tile. Costs one
+  /// copy out per tile version written on an accelerator. The environment
+  /// variable HETLA_CHECKPOINTS=0 turns them off (A/B benchmarks).
+  bool host_checkpoints = true;
   /// Test hook: place every accelerator-capable task on a random capable device.
   bool random_placement = false;
   uint64_t random_seed = 1;
@@ -217,6 +225,7 @@ class Runtime {
   void fail_device(int d, const dev::DeviceError& e);
   void count_retry(int d, int64_t lost_ns);  // a task started or staged on failed device d runs again
   bool commit_writes(Task* t, int d);  // false: d failed meanwhile, the task's results are dropped
+  void checkpoint_writes(Task* t, int d, int worker);  // RuntimeConfig::host_checkpoints
   void flush_device(int d);
 
   // copy engines (copy_engine.cc)

@@ -115,6 +115,7 @@ void Runtime::execute(Task* t, int worker) {
           count_retry(d, clock_.now_ns() - t0);
         } else {
           if (rec) rec->record(worker, t->label, start, trace_now(rec));
+          if (d != 0 && cfg_.host_checkpoints) checkpoint_writes(t, d, worker);
           WorkerStats& c = wstats_[static_cast<std::size_t>(worker)];
           c.tasks.store(c.tasks.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);  // single writer
           c.flops.store(c.flops.load(std::memory_order_relaxed) + t->flops, std::memory_order_relaxed);

@@ -147,6 +147,9 @@ TEST_F(AsyncTransfers, TraceShowsCopiesOverlappingKernels) {
   rc.num_workers = 1;
   rc.pin_threads = false;
   rc.prefetch_depth = 2;
+  // Host checkpoints copy each result out on the device's worker (recovery.cc):
+  // off here, where every copy must be the copy engine's.
+  rc.host_checkpoints = false;
   rt::Runtime runtime(rc);
   ASSERT_EQ(runtime.num_trace_rows(), runtime.num_workers() + 1);
   const int copy_row = runtime.copy_engine_row(1);
@@ -264,6 +267,7 @@ TEST_F(AsyncTransfers, HostReadersOfDeviceResultsSeeThem) {
                      std::make_shared<dev::EmulatedDevice>("emu1", ec)};
   rc.num_workers = 1;  // the caller: busy with `hold` below while the devices work
   rc.pin_threads = false;
+  rc.host_checkpoints = false;  // with them the host copy is always valid: no write-back is ever needed
   rt::Runtime runtime(rc);
   trace::Recorder rec(runtime.num_trace_rows());
   runtime.set_trace(&rec);

@@ -4,7 +4,8 @@
 // tools/bench/bench_*.cc picks them up): bench_cholesky.cc (potrf, potrs,
 // posv), bench_lu.cc (getrf, gesv), bench_qr.cc (geqrf, gels, orgqr),
 // bench_blas3.cc (gemm, syrk, trsm), bench_matfun.cc (matpoly, expm, cosm,
-// sinm), bench_runtime.cc (runtime). Vendor (OpenBLAS/LAPACKE) routines, the
+// sinm), bench_runtime.cc (runtime), bench_soak.cc (soak: random runs of the
+// others, with injected device faults). Vendor (OpenBLAS/LAPACKE) routines, the
 // --baseline, come only through bench/vendor.hpp.
 //
 // How to add a routine (e.g. getrf, in its family's file):
@@ -65,6 +66,7 @@ enum BenchOption : unsigned {
   kOptDegree = 1u << 11,    // --degree D (matrix polynomials)
   kOptMethod = 1u << 12,    // --method horner|ps
   kOptWeights = 1u << 13,   // --weights dev=w,... (forced work split)
+  kOptSoak = 1u << 14,      // --minutes M, --seconds S, --seed S (bench soak)
 };
 
 struct Routine;
@@ -89,6 +91,9 @@ struct BenchConfig {
   std::string method = "ps";  // horner or ps
   std::string weights;        // as given to --weights; empty: learned / measured weights
   bool energy = false;
+  double minutes = -1;        // bench soak: how long (--seconds wins; neither: 1 minute)
+  double seconds = -1;
+  uint64_t seed = 1;          // bench soak: the random cases' generator
 };
 
 struct Routine {

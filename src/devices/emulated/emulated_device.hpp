@@ -50,6 +50,8 @@ class EmulatedDevice final : public Device {
   ~EmulatedDevice() override;
   int num_workers() const override { return 1; }
   const EmulatedConfig& config() const { return cfg_; }
+  /// An injected fault (FaultPlan) has fired on this device (hetla bench soak counts them).
+  bool fault_fired() const { return faulted_.load(); }
 
   void* allocate(std::size_t bytes) override;
   void deallocate(void* p, std::size_t bytes) override;
