@@ -1,8 +1,11 @@
 #include "mpi/routines.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "context/context.hpp"
 #include "hetla/blas3.hpp"
@@ -164,6 +167,59 @@ void unmqr(Side side, Op trans, int64_t k, const DistMatrix<T>& A, const std::ve
                    [&] { hetla::unmqr(side, trans, k, A.tiles(), tau.data(), C.tiles(), opts); });
 }
 
+// LAPACK gels' scaling, on each process's own tiles (between distributed
+// calls, nothing to infer): the largest |entry| of rows [0, rows) over the
+// processes, and rows [0, rows) times cto / cfrom in steps that neither
+// overflow nor underflow (LAPACK's lascl).
+template <typename T> real_t<T> max_abs(const DistMatrix<T>& M, int64_t rows) {
+  const Matrix<T>& X = M.tiles();
+  real_t<T> mx = 0;
+  for (int64_t j = 0; j < X.nt(); ++j)
+    for (int64_t i = 0; i < X.mt(); ++i) {
+      if (!M.is_local(i, j)) continue;
+      const auto t = tile::row_range(X, i, j, 0, rows).t;
+      for (int64_t c = 0; c < t.nb; ++c)
+        for (int64_t r = 0; r < t.mb; ++r) mx = std::max<real_t<T>>(mx, std::abs(t.data[r + c * t.ld]));
+    }
+  return static_cast<real_t<T>>(M.grid().max(static_cast<double>(mx)));
+}
+
+template <typename T> void scale(DistMatrix<T>& M, int64_t rows, real_t<T> cfrom, real_t<T> cto) {
+  using R = real_t<T>;
+  const R small = std::numeric_limits<R>::min(), big = R(1) / small;
+  std::vector<R> muls;  // LAPACK lascl's steps
+  for (bool done = false; !done;) {
+    const R from1 = cfrom * small;
+    R mul;
+    if (from1 == cfrom) {  // cfrom is infinite
+      mul = cto / cfrom;
+      done = true;
+    } else if (const R to1 = cto / big; to1 == cto) {  // cto is 0 or infinite
+      mul = cto;
+      done = true;
+    } else if (std::abs(from1) > std::abs(cto) && cto != 0) {
+      mul = small;
+      cfrom = from1;
+    } else if (std::abs(to1) > std::abs(cfrom)) {
+      mul = big;
+      cto = to1;
+    } else {
+      mul = cto / cfrom;
+      done = true;
+    }
+    muls.push_back(mul);
+  }
+  const Matrix<T>& X = M.tiles();
+  for (int64_t j = 0; j < X.nt(); ++j)
+    for (int64_t i = 0; i < X.mt(); ++i) {
+      if (!M.is_local(i, j)) continue;
+      const auto t = tile::row_range(X, i, j, 0, rows).t;
+      for (const R mul : muls)
+        for (int64_t c = 0; c < t.nb; ++c)
+          for (int64_t r = 0; r < t.mb; ++r) t.data[r + c * t.ld] *= mul;
+    }
+}
+
 template <typename T> int64_t gels(Op trans, DistMatrix<T>& A, DistMatrix<T>& B, const Options& opts) {
   const auto name = detail::routine_name<T>("gels");
   const int64_t m = A.m(), n = A.n();
@@ -171,12 +227,37 @@ template <typename T> int64_t gels(Op trans, DistMatrix<T>& A, DistMatrix<T>& B,
   detail::require(m >= n, 2, name, "only m >= n (least squares) is distributed so far");
   detail::require(&A.grid() == &B.grid(), 5, name, "A and B must share the grid");
   detail::require(B.m() == m && B.nb() == A.nb(), 5, name, "B must have m rows and A's tile size");
-  if (n == 0 || B.n() == 0) return 0;
+  if (n == 0 || B.n() == 0) {  // LAPACK: X = 0
+    scale(B, m, real_t<T>(1), real_t<T>(0));
+    return 0;
+  }
   // Not hetla::gels: it reads R's diagonal and the norms on the caller's
   // host, where a distributed matrix holds only its own tiles. Its steps
   // here, each a distributed call: A = Q R, B = Q^H B, the rank check
-  // reduced over the processes, X = R^-1 B(0:n). (LAPACK's scaling of
-  // matrices with extreme norms is not done yet.)
+  // reduced over the processes, X = R^-1 B(0:n); around them LAPACK's
+  // scaling of A and B into [smlnum, bignum] (a zero A gives X = 0).
+  using R = real_t<T>;
+  const R smlnum = std::numeric_limits<R>::min() / std::numeric_limits<R>::epsilon(), bignum = R(1) / smlnum;
+  const R anrm = max_abs(A, m);
+  int iascl = 0, ibscl = 0;
+  if (anrm > 0 && anrm < smlnum) {
+    scale(A, m, anrm, smlnum);
+    iascl = 1;
+  } else if (anrm > bignum) {
+    scale(A, m, anrm, bignum);
+    iascl = 2;
+  } else if (anrm == 0) {
+    scale(B, m, R(1), R(0));
+    return 0;
+  }
+  const R bnrm = max_abs(B, m);
+  if (bnrm > 0 && bnrm < smlnum) {
+    scale(B, m, bnrm, smlnum);
+    ibscl = 1;
+  } else if (bnrm > bignum) {
+    scale(B, m, bnrm, bignum);
+    ibscl = 2;
+  }
   std::vector<T> tau;
   geqrf(A, tau, opts);
   unmqr(Side::Left, Op::ConjTrans, n, A, tau, B, opts);
@@ -213,6 +294,10 @@ template <typename T> int64_t gels(Op trans, DistMatrix<T>& A, DistMatrix<T>& B,
     }
     rt.wait_all();
   });
+  if (iascl == 1) scale(B, n, anrm, smlnum);
+  if (iascl == 2) scale(B, n, anrm, bignum);
+  if (ibscl == 1) scale(B, n, smlnum, bnrm);
+  if (ibscl == 2) scale(B, n, bignum, bnrm);
   return 0;
 }
 

@@ -146,6 +146,48 @@ TYPED_TEST(MpiQr, GelsLeastSquaresEveryGrid) {
     }
 }
 
+// LAPACK's scaling: A and B times s (tiny or huge) give the same X; a zero
+// A gives X = 0.
+TEST(MpiQrGels, ExtremeNormsScaled) {
+  const int64_t m = 90, n = 50, nrhs = 2, nb = 32;
+  const auto A0 = bench::random_matrix<double>(m, n, m, 81);
+  const auto B0 = bench::random_matrix<double>(m, nrhs, m, 82);
+  for (auto [p, q] : grids()) {
+    SCOPED_TRACE(std::to_string(p) + "x" + std::to_string(q));
+    mpi::Grid g(p, q);
+    std::vector<double> X[3];
+    int c = 0;
+    for (double s : {1.0, 1e-300, 1e300}) {
+      auto As = A0, Bs = B0;
+      for (auto& v : As) v *= s;
+      for (auto& v : Bs) v *= s;
+      mpi::DistMatrix<double> A(g, m, n, nb), B(g, m, nrhs, nb);
+      A.scatter(As.data(), m);
+      B.scatter(Bs.data(), m);
+      EXPECT_EQ(mpi::gels(Op::NoTrans, A, B), 0);
+      X[c].resize(static_cast<std::size_t>(m * nrhs));
+      B.gather(X[c].data(), m);
+      ++c;
+    }
+    if (g.rank() == 0) {
+      EXPECT_LT(bench::least_squares_residual(Op::NoTrans, m, n, nrhs, A0.data(), m, X[0].data(), m, B0.data(), m),
+                bench::kResidualThreshold);
+      for (int k = 1; k < 3; ++k)
+        EXPECT_LT(bench::relative_difference(n, nrhs, X[k].data(), m, X[0].data(), m, m), bench::kResidualThreshold);
+    }
+    std::vector<double> Z(static_cast<std::size_t>(m * n), 0.0);
+    mpi::DistMatrix<double> A(g, m, n, nb), B(g, m, nrhs, nb);
+    A.scatter(Z.data(), m);
+    B.scatter(B0.data(), m);
+    EXPECT_EQ(mpi::gels(Op::NoTrans, A, B), 0);
+    std::vector<double> X0(static_cast<std::size_t>(m * nrhs), 1.0);
+    B.gather(X0.data(), m);
+    if (g.rank() == 0) {
+      for (double v : X0) ASSERT_EQ(v, 0.0);
+    }
+  }
+}
+
 // A zero column makes R singular: the same info on every process, and the
 // cases not distributed yet are argument errors on every process.
 TEST(MpiQrGels, RankDeficientAndUnsupported) {
