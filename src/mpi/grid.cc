@@ -197,6 +197,11 @@ void Grid::max(std::vector<int64_t>& v) const {
   check(MPI_Allreduce(MPI_IN_PLACE, v.data(), to_int(v.size()), MPI_INT64_T, MPI_MAX, impl_->coll), "MPI_Allreduce");
 }
 
+void Grid::sum(std::vector<double>& v) const {
+  std::lock_guard<std::mutex> lk(mpi_mutex());
+  check(MPI_Allreduce(MPI_IN_PLACE, v.data(), to_int(v.size()), MPI_DOUBLE, MPI_SUM, impl_->coll), "MPI_Allreduce");
+}
+
 std::vector<double> Grid::gather(double v, int root) const {
   std::vector<double> out(static_cast<std::size_t>(size()), 0.0);
   std::lock_guard<std::mutex> lk(mpi_mutex());

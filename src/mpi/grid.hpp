@@ -58,6 +58,8 @@ class Grid {
   double max(double v) const;
   /// v[i] = the largest v[i] of every process, for each i (all in place).
   void max(std::vector<int64_t>& v) const;
+  /// v[i] = the sum of v[i] over the processes, for each i (all in place).
+  void sum(std::vector<double>& v) const;
   std::vector<double> gather(double v, int root = 0) const;  // one value per process at root
   void send(const void* data, std::size_t bytes, int dest) const;
   void recv(void* data, std::size_t bytes, int source) const;

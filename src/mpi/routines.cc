@@ -1,14 +1,20 @@
 #include "mpi/routines.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "context/context.hpp"
 #include "hetla/blas3.hpp"
 #include "hetla/linalg.hpp"
 #include "hetla/lu.hpp"
+#include "hetla/qr.hpp"
 #include "runtime/comm.hpp"
+#include "tasks/blas3.hpp"
+#include "tasks/qr_workspace.hpp"
 #include "util/check_args.hpp"
 #include "util/precision.hpp"
 
@@ -113,6 +119,188 @@ void gemm(Op opa, Op opb, T alpha, const DistMatrix<T>& A, const DistMatrix<T>& 
                    [&] { hetla::gemm(opa, opb, alpha, A.tiles(), B.tiles(), beta, C.tiles(), opts); });
 }
 
+// tau: the panel that computes an entry runs on one process (the owner of
+// its diagonal tile), the others keep the zero they started from, so one sum
+// over the processes is every entry (exact: x + 0). Complex entries as two
+// reals; float through double (exact both ways).
+template <typename T> void sum_over_processes(const Grid& g, std::vector<T>& v) {
+  constexpr std::size_t parts = is_complex_v<T> ? 2 : 1;
+  std::vector<double> d(v.size() * parts);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if constexpr (is_complex_v<T>) {
+      d[2 * i] = v[i].real();
+      d[2 * i + 1] = v[i].imag();
+    } else {
+      d[i] = v[i];
+    }
+  }
+  g.sum(d);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if constexpr (is_complex_v<T>) {
+      using R = real_t<T>;
+      v[i] = T(static_cast<R>(d[2 * i]), static_cast<R>(d[2 * i + 1]));
+    } else {
+      v[i] = static_cast<T>(d[i]);
+    }
+  }
+}
+
+template <typename T> void geqrf(DistMatrix<T>& A, std::vector<T>& tau, const Options& opts) {
+  const auto name = detail::routine_name<T>("geqrf");
+  tau.assign(static_cast<std::size_t>(std::min(A.m(), A.n())), T(0));
+  // The algorithm file as it is: panel p runs on the owner of tile (p, p)
+  // with T_p and Vd_p (tasks/qr_workspace.hpp gives them that owner), the
+  // W tile of column j lives with tile (0, j).
+  distributed_call(A.grid(), name.c_str(), [&] { hetla::geqrf(A.tiles(), tau.data(), opts); });
+  sum_over_processes(A.grid(), tau);
+}
+
+template <typename T>
+void unmqr(Side side, Op trans, int64_t k, const DistMatrix<T>& A, const std::vector<T>& tau, DistMatrix<T>& C,
+           const Options& opts) {
+  const auto name = detail::routine_name<T>("unmqr");
+  detail::require(&A.grid() == &C.grid(), 6, name, "A and C must share the grid");
+  detail::require(static_cast<int64_t>(tau.size()) >= k, 7, name, "tau must hold k entries");
+  // larft runs on each panel's diagonal owner: tau must be whole there (it
+  // is on every process after mpi::geqrf).
+  distributed_call(C.grid(), name.c_str(),
+                   [&] { hetla::unmqr(side, trans, k, A.tiles(), tau.data(), C.tiles(), opts); });
+}
+
+// LAPACK gels' scaling, on each process's own tiles (between distributed
+// calls, nothing to infer): the largest |entry| of rows [0, rows) over the
+// processes, and rows [0, rows) times cto / cfrom in steps that neither
+// overflow nor underflow (LAPACK's lascl).
+template <typename T> real_t<T> max_abs(const DistMatrix<T>& M, int64_t rows) {
+  const Matrix<T>& X = M.tiles();
+  real_t<T> mx = 0;
+  for (int64_t j = 0; j < X.nt(); ++j)
+    for (int64_t i = 0; i < X.mt(); ++i) {
+      if (!M.is_local(i, j)) continue;
+      const auto t = tile::row_range(X, i, j, 0, rows).t;
+      for (int64_t c = 0; c < t.nb; ++c)
+        for (int64_t r = 0; r < t.mb; ++r) mx = std::max<real_t<T>>(mx, std::abs(t.data[r + c * t.ld]));
+    }
+  return static_cast<real_t<T>>(M.grid().max(static_cast<double>(mx)));
+}
+
+template <typename T> void scale(DistMatrix<T>& M, int64_t rows, real_t<T> cfrom, real_t<T> cto) {
+  using R = real_t<T>;
+  const R small = std::numeric_limits<R>::min(), big = R(1) / small;
+  std::vector<R> muls;  // LAPACK lascl's steps
+  for (bool done = false; !done;) {
+    const R from1 = cfrom * small;
+    R mul;
+    if (from1 == cfrom) {  // cfrom is infinite
+      mul = cto / cfrom;
+      done = true;
+    } else if (const R to1 = cto / big; to1 == cto) {  // cto is 0 or infinite
+      mul = cto;
+      done = true;
+    } else if (std::abs(from1) > std::abs(cto) && cto != 0) {
+      mul = small;
+      cfrom = from1;
+    } else if (std::abs(to1) > std::abs(cfrom)) {
+      mul = big;
+      cto = to1;
+    } else {
+      mul = cto / cfrom;
+      done = true;
+    }
+    muls.push_back(mul);
+  }
+  const Matrix<T>& X = M.tiles();
+  for (int64_t j = 0; j < X.nt(); ++j)
+    for (int64_t i = 0; i < X.mt(); ++i) {
+      if (!M.is_local(i, j)) continue;
+      const auto t = tile::row_range(X, i, j, 0, rows).t;
+      for (const R mul : muls)
+        for (int64_t c = 0; c < t.nb; ++c)
+          for (int64_t r = 0; r < t.mb; ++r) t.data[r + c * t.ld] *= mul;
+    }
+}
+
+template <typename T> int64_t gels(Op trans, DistMatrix<T>& A, DistMatrix<T>& B, const Options& opts) {
+  const auto name = detail::routine_name<T>("gels");
+  const int64_t m = A.m(), n = A.n();
+  detail::require(trans == Op::NoTrans, 1, name, "only NoTrans is distributed so far");
+  detail::require(m >= n, 2, name, "only m >= n (least squares) is distributed so far");
+  detail::require(&A.grid() == &B.grid(), 5, name, "A and B must share the grid");
+  detail::require(B.m() == m && B.nb() == A.nb(), 5, name, "B must have m rows and A's tile size");
+  if (n == 0 || B.n() == 0) {  // LAPACK: X = 0
+    scale(B, m, real_t<T>(1), real_t<T>(0));
+    return 0;
+  }
+  // Not hetla::gels: it reads R's diagonal and the norms on the caller's
+  // host, where a distributed matrix holds only its own tiles. Its steps
+  // here, each a distributed call: A = Q R, B = Q^H B, the rank check
+  // reduced over the processes, X = R^-1 B(0:n); around them LAPACK's
+  // scaling of A and B into [smlnum, bignum] (a zero A gives X = 0).
+  using R = real_t<T>;
+  const R smlnum = std::numeric_limits<R>::min() / std::numeric_limits<R>::epsilon(), bignum = R(1) / smlnum;
+  const R anrm = max_abs(A, m);
+  int iascl = 0, ibscl = 0;
+  if (anrm > 0 && anrm < smlnum) {
+    scale(A, m, anrm, smlnum);
+    iascl = 1;
+  } else if (anrm > bignum) {
+    scale(A, m, anrm, bignum);
+    iascl = 2;
+  } else if (anrm == 0) {
+    scale(B, m, R(1), R(0));
+    return 0;
+  }
+  const R bnrm = max_abs(B, m);
+  if (bnrm > 0 && bnrm < smlnum) {
+    scale(B, m, bnrm, smlnum);
+    ibscl = 1;
+  } else if (bnrm > bignum) {
+    scale(B, m, bnrm, bignum);
+    ibscl = 2;
+  }
+  std::vector<T> tau;
+  geqrf(A, tau, opts);
+  unmqr(Side::Left, Op::ConjTrans, n, A, tau, B, opts);
+  const Matrix<T>& F = A.tiles();
+  int64_t zero = std::numeric_limits<int64_t>::max();  // first zero on R's diagonal, 1-based
+  for (int64_t d = 0; d < std::min(F.mt(), F.nt()); ++d) {
+    if (!A.is_local(d, d)) continue;
+    const Tile<T> t = F.tile(d, d);
+    for (int64_t i = 0; i < std::min(t.mb, t.nb) && F.row_offset(d) + i < n; ++i)
+      if (t.data[i + i * t.ld] == T(0)) {
+        zero = std::min(zero, F.row_offset(d) + i + 1);
+        break;
+      }
+  }
+  zero = A.grid().min(zero);
+  if (zero != std::numeric_limits<int64_t>::max()) return zero;  // LAPACK trtrs: A not of full rank
+  // X = R^-1 B(0:n): gels.cc's trsm_upper on the leading n rows (a tile may
+  // straddle row n), tile tasks whose transfers the runtime infers.
+  distributed_call(A.grid(), name.c_str(), [&] {
+    detail::CallScope scope;
+    rt::Runtime& rt = scope.rt();
+    const Matrix<T>& X = B.tiles();
+    int64_t qt = 0;
+    while (qt < F.mt() && F.row_offset(qt) < n) ++qt;
+    auto len = [&](int64_t i) { return std::min(F.tile_mb(i), n - F.row_offset(i)); };
+    auto r = [&](int64_t i, int64_t j) { return tile::lead(tile::ref(F, i, j), len(i), len(j)); };
+    auto b = [&](int64_t i, int64_t c) { return tile::row_range(X, i, c, 0, n); };
+    for (int64_t k = qt - 1; k >= 0; --k) {
+      const int pr = static_cast<int>(2 * (k + 1));
+      for (int64_t c = 0; c < X.nt(); ++c) {
+        tile::trsm(rt, Side::Left, Uplo::Upper, Op::NoTrans, Diag::NonUnit, T(1), r(k, k), b(k, c), {pr + 1});
+        for (int64_t i = k - 1; i >= 0; --i) tile::gemm(rt, Op::NoTrans, Op::NoTrans, T(-1), r(i, k), b(k, c), T(1), b(i, c), {pr});
+      }
+    }
+    rt.wait_all();
+  });
+  if (iascl == 1) scale(B, n, anrm, smlnum);
+  if (iascl == 2) scale(B, n, anrm, bignum);
+  if (ibscl == 1) scale(B, n, smlnum, bnrm);
+  if (ibscl == 2) scale(B, n, bignum, bnrm);
+  return 0;
+}
+
 #define HETLA_INSTANTIATE(T)                                                     \
   template int64_t potrf<T>(Uplo, DistMatrix<T>&, const Options&);               \
   template void potrs<T>(Uplo, const DistMatrix<T>&, DistMatrix<T>&, const Options&); \
@@ -120,7 +308,11 @@ void gemm(Op opa, Op opb, T alpha, const DistMatrix<T>& A, const DistMatrix<T>& 
   template void gemm<T>(Op, Op, T, const DistMatrix<T>&, const DistMatrix<T>&, T, DistMatrix<T>&, const Options&); \
   template int64_t getrf<T>(DistMatrix<T>&, std::vector<int64_t>&, const Options&);                              \
   template void getrs<T>(Op, const DistMatrix<T>&, const std::vector<int64_t>&, DistMatrix<T>&, const Options&);  \
-  template int64_t gesv<T>(DistMatrix<T>&, std::vector<int64_t>&, DistMatrix<T>&, const Options&);
+  template int64_t gesv<T>(DistMatrix<T>&, std::vector<int64_t>&, DistMatrix<T>&, const Options&);               \
+  template void geqrf<T>(DistMatrix<T>&, std::vector<T>&, const Options&);                                       \
+  template void unmqr<T>(Side, Op, int64_t, const DistMatrix<T>&, const std::vector<T>&, DistMatrix<T>&,          \
+                         const Options&);                                                                        \
+  template int64_t gels<T>(Op, DistMatrix<T>&, DistMatrix<T>&, const Options&);
 HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 

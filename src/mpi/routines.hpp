@@ -43,6 +43,25 @@ void getrs(Op trans, const DistMatrix<T>& A, const std::vector<int64_t>& ipiv, D
 template <typename T>
 int64_t gesv(DistMatrix<T>& A, std::vector<int64_t>& ipiv, DistMatrix<T>& B, const Options& opts = {});
 
+/// Householder QR of a distributed m x n matrix (LAPACK geqrf: R and the
+/// reflectors over A); tau (min(m, n) entries) is whole on every process.
+/// Collective.
+template <typename T> void geqrf(DistMatrix<T>& A, std::vector<T>& tau, const Options& opts = {});
+
+/// C = op(Q) C (Side::Left) or C op(Q) (Side::Right) with the first k
+/// reflectors of geqrf's A and tau (LAPACK unmqr / ormqr); C has A's tile
+/// size, on the same grid. Collective.
+template <typename T>
+void unmqr(Side side, Op trans, int64_t k, const DistMatrix<T>& A, const std::vector<T>& tau, DistMatrix<T>& C,
+           const Options& opts = {});
+
+/// Least squares min ||A X - B|| for an m x n A with m >= n, trans NoTrans
+/// (the other cases of LAPACK gels are not distributed yet): A receives its
+/// QR factorization, B (m x nrhs, A's tile size) X in its first n rows.
+/// Returns info (0, or i when R(i, i) = 0: A is not of full rank), the same
+/// on every process. Collective.
+template <typename T> int64_t gels(Op trans, DistMatrix<T>& A, DistMatrix<T>& B, const Options& opts = {});
+
 /// C = alpha op(A) op(B) + beta C over distributed matrices on one grid, the
 /// same tile size. Collective.
 template <typename T>

@@ -97,6 +97,23 @@ std::vector<rt::Access> accesses(const std::vector<Ref<T>>& tiles, rt::Mode mode
   return acc;
 }
 
+/// The first tiles.size() tiles of a task as its body sees them
+/// (c.ptrs): the caller's, or under a distribution over processes the
+/// copies of other processes' tiles (whose own data is null here).
+template <typename T> std::vector<Tile<T>> task_tiles(std::vector<Tile<T>> tiles, rt::TaskContext& c) {
+  for (std::size_t t = 0; t < tiles.size(); ++t) {
+    tiles[t].data = c.ptr<T>(static_cast<int>(t));
+    tiles[t].ld = c.ld(static_cast<int>(t));
+  }
+  return tiles;
+}
+
+template <typename T> Tile<T> task_tile(Tile<T> t, rt::TaskContext& c, std::size_t a) {
+  t.data = c.ptr<T>(static_cast<int>(a));
+  t.ld = c.ld(static_cast<int>(a));
+  return t;
+}
+
 template <typename T> std::vector<Tile<T>> tiles_of(const std::vector<Ref<T>>& refs) {
   std::vector<Tile<T>> t;
   t.reserve(refs.size());
@@ -122,7 +139,9 @@ template <typename T> void geqrf_panel(rt::Runtime& rt, std::vector<Ref<T>> pane
   // simulation times the panel by it
   const double flops = flop_scale<T>() * 2 * lo * lo * (hi - lo / 3);
   rt.insert(
-      [tiles = qr::tiles_of(panel), tau, tt = Tt.t, vd = Vd.t](rt::TaskContext&) {
+      [panel_tiles = qr::tiles_of(panel), tau, tt0 = Tt.t, vd0 = Vd.t](rt::TaskContext& c) {
+        const auto tiles = qr::task_tiles(panel_tiles, c);
+        const Tile<T> tt = qr::task_tile(tt0, c, tiles.size()), vd = qr::task_tile(vd0, c, tiles.size() + 1);
         qr::PanelBlock<T> P(tiles, tiles[0].nb);
         const int64_t m = P.rows(), n = tiles[0].nb, k = std::min(m, n);
         if (m >= n) {
@@ -152,7 +171,9 @@ void larft_panel(rt::Runtime& rt, std::vector<Ref<T>> panel, int64_t kp, const T
                  Opts o) {
   auto acc = qr::accesses(panel, rt::Mode::Read, {rt::W(Tt.h), rt::W(Vd.h)});
   rt.insert(
-      [tiles = qr::tiles_of(panel), kp, tau, tt = Tt.t, vd = Vd.t](rt::TaskContext&) {
+      [panel_tiles = qr::tiles_of(panel), kp, tau, tt0 = Tt.t, vd0 = Vd.t](rt::TaskContext& c) {
+        const auto tiles = qr::task_tiles(panel_tiles, c);
+        const Tile<T> tt = qr::task_tile(tt0, c, tiles.size()), vd = qr::task_tile(vd0, c, tiles.size() + 1);
         qr::PanelBlock<T> P(tiles, kp);  // read only: a gathered copy is not stored back
         blas::larft(P.rows(), kp, P.data(), P.ld(), tau, tt.data, tt.ld);
         qr::store_unit_lower(P, kp, Tile<T>{vd.data, vd.ld, tiles[0].mb, kp});
@@ -247,6 +268,9 @@ bool larfb_left_blocks(rt::Runtime& rt, const Reflectors<T>& R, int64_t p, Op op
   const Matrix<T>& A = R.A();
   const int64_t mt = C.mt(), kp = R.width(p);
   if (rt.num_devices() != 1 || j0 >= j1 || C.nb() < 128) return false;
+  // Distributed over processes: every process must insert the same tasks,
+  // and as_block sees only this process's tiles (null elsewhere).
+  if (A.handle(p, p)->rank >= 0 || C.handle(p, j0)->rank >= 0) return false;
   const auto V = hetla::detail::as_block(A, p, mt - 1, p, p);
   if (!V || !hetla::detail::as_block(C, p, mt - 1, j0, j1 - 1)) return false;
   const Tile<T> Tt = R.t(p).t;

@@ -53,6 +53,9 @@ template <typename T> class ScratchTile {
                       : Matrix<T>::view(rows, cols, static_cast<T*>(mem_.get()), std::max<int64_t>(1, rows),
                                         std::max<int64_t>({1, rows, cols}))) {}
   Ref<T> ref() const { return tile::ref(M_, 0, 0); }
+  /// The process the tile lives on when the matrix it serves is distributed
+  /// over processes (Handle::rank; -1: every process's own).
+  void set_rank(int rank) { M_.handle(0, 0)->rank = rank; }
 
  private:
   util::PageBuffer mem_;
@@ -77,6 +80,11 @@ template <typename T> class Reflectors {
     for (int64_t p = 0; p < np_; ++p) {
       T_.emplace_back(A.tile_nb(p), A.tile_nb(p), none);
       Vd_.emplace_back(A.tile_mb(p), A.tile_nb(p), none);
+      // Distributed over processes: T_p and Vd_p live with the panel's
+      // diagonal tile (its owner factors the panel; the processes that
+      // update other columns receive them as they receive V).
+      T_.back().set_rank(A.handle(p, p)->rank);
+      Vd_.back().set_rank(A.handle(p, p)->rank);
     }
   }
 
@@ -119,7 +127,13 @@ template <typename T> class LarfbWork {
     LarfbWork w;
     const bool none = no_data(C);
     for (auto& set : w.set_)
-      for (int64_t j = 0; j < C.nt(); ++j) set.emplace_back(widest_tile(C), C.tile_nb(j), none);
+      for (int64_t j = 0; j < C.nt(); ++j) {
+        set.emplace_back(widest_tile(C), C.tile_nb(j), none);
+        // Distributed: with the column's first tile, so that on a 1 x Q
+        // process grid a column's whole update stays on its process (with
+        // P > 1 the column's other tiles travel to it for the W reduction).
+        set.back().set_rank(C.mt() > 0 ? C.handle(0, j)->rank : -1);
+      }
     // Tall and skinny (m >= 4 n, uniform tiles): the update of a tile column
     // is cut into blocks of ~kTallRows rows instead of tiles, because a
     // 64 x 64 tile GEMM runs at ~24 GFLOP/s here and a 2048 x 64 x 64 one at
@@ -137,7 +151,10 @@ template <typename T> class LarfbWork {
     LarfbWork w;
     const bool none = no_data(C);
     for (auto& set : w.set_)
-      for (int64_t i = 0; i < C.mt(); ++i) set.emplace_back(C.tile_mb(i), widest_tile(C), none);
+      for (int64_t i = 0; i < C.mt(); ++i) {
+        set.emplace_back(C.tile_mb(i), widest_tile(C), none);
+        set.back().set_rank(C.nt() > 0 ? C.handle(i, 0)->rank : -1);  // with the row's first tile (as left)
+      }
     return w;
   }
   /// W of tile column (left) or tile row (right) c in the set the s-th

@@ -80,6 +80,12 @@ TEST(Cli, BenchGridOneProcess) {
   EXPECT_EQ(l["m"], "200");
   EXPECT_EQ(l["residual_ok"], "true") << lu.out;
   EXPECT_EQ(l["baseline_info"], "0");
+  auto qr = run("bench geqrf -m 190 -n 130 --nb 32 --grid 1x1 --check --baseline --json --precision c");
+  ASSERT_EQ(qr.rc, 0) << qr.out << qr.err;
+  auto q = flat_object(lines(qr.out).at(0));
+  EXPECT_EQ(q["m"], "190");
+  EXPECT_EQ(q["residual_ok"], "true") << qr.out;
+  EXPECT_EQ(q["baseline_info"], "0");
   auto bad = run("bench potrf -n 200 --grid 2x1 --json");
   EXPECT_EQ(bad.rc, 2);
   EXPECT_NE(bad.out.find("needs 2 processes"), std::string::npos) << bad.out;

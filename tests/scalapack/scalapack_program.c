@@ -1,6 +1,6 @@
 /* A ScaLAPACK user's program, ScaLAPACK and BLACS API only (tests/scalapack):
  * pdpotrf + pdpotrs, pdposv, pzpotrf + pzpotrs, pdgemm (N N and T N),
- * pdgetrf + pdgetrs and pdgesv on
+ * pdgetrf + pdgetrs, pdgesv and pdgeqrf on
  * matrices made from formulas, so that every process checks its own part
  * against the exact answer; then cases libhetla_scalapack passes to
  * ScaLAPACK (a submatrix at ia = ja = nb + 1, pdgemm at ia = 2, pdgemm with
@@ -58,6 +58,11 @@ void pdgemm_(const char* ta, const char* tb, const int* m, const int* n, const i
              const double* a, const int* ia, const int* ja, const int* desca, const double* b, const int* ib,
              const int* jb, const int* descb, const double* beta, double* c, const int* ic, const int* jc,
              const int* descc);
+void pdgeqrf_(const int* m, const int* n, double* a, const int* ia, const int* ja, const int* desca, double* tau,
+              double* work, const int* lwork, int* info);
+void pdormqr_(const char* side, const char* trans, const int* m, const int* n, const int* k, const double* a,
+              const int* ia, const int* ja, const int* desca, const double* tau, double* c, const int* ic,
+              const int* jc, const int* descc, double* work, const int* lwork, int* info);
 
 /* ScaLAPACK's error handler, replaced as ScaLAPACK allows: records the last
  * report instead of printing it. */
@@ -362,6 +367,52 @@ static void test_getrf(int n, int nb, int rhs_nb, int gesv) {
   free(ipiv);
 }
 
+/* pdgeqrf (m x n, tall or wide) with its workspace query, then Q R by
+ * ScaLAPACK's own pdormqr (hetla does not export it) from R and the
+ * reflectors and tau hetla left: every process checks its part of A. */
+static void test_geqrf(int m, int n, int nb) {
+  const int k = m < n ? m : n;
+  Dist A = make(m, n, nb, nb), C = make(m, n, nb, nb);
+  double* a = calloc((size_t)A.lr * (A.lc ? A.lc : 1), sizeof *a);
+  double* c = calloc((size_t)C.lr * (C.lc ? C.lc : 1), sizeof *c);
+  double* tau = calloc((size_t)A.lc + 1, sizeof *tau);
+  const int rows = numroc_(&m, &nb, &myrow, &izero, &nprow);
+  for (int lj = 0; lj < A.lc; ++lj)
+    for (int li = 0; li < rows; ++li) a[li + (size_t)lj * A.lr] = gen(l2g(li, nb, myrow, nprow), l2g(lj, nb, mycol, npcol), m);
+  int info = -99, lwork = -1;
+  double q = 0;
+  pdgeqrf_(&m, &n, a, &ione, &ione, A.desc, tau, &q, &lwork, &info); /* a query: ScaLAPACK answers */
+  lwork = (int)q;
+  double* work = malloc(((size_t)lwork + 1) * sizeof *work);
+  char what[64];
+  snprintf(what, sizeof what, "pdgeqrf m=%d n=%d nb=%d", m, n, nb);
+  route_begin();
+  pdgeqrf_(&m, &n, a, &ione, &ione, A.desc, tau, work, &lwork, &info);
+  route_end(1, what);
+  if (info != 0) fail(what);
+  free(work);
+  for (int lj = 0; lj < C.lc; ++lj) /* C = R */
+    for (int li = 0; li < rows; ++li)
+      c[li + (size_t)lj * C.lr] = l2g(li, nb, myrow, nprow) <= l2g(lj, nb, mycol, npcol) ? a[li + (size_t)lj * A.lr] : 0;
+  lwork = -1;
+  pdormqr_("L", "N", &m, &n, &k, a, &ione, &ione, A.desc, tau, c, &ione, &ione, C.desc, &q, &lwork, &info);
+  lwork = (int)q;
+  work = malloc(((size_t)lwork + 1) * sizeof *work);
+  pdormqr_("L", "N", &m, &n, &k, a, &ione, &ione, A.desc, tau, c, &ione, &ione, C.desc, work, &lwork, &info);
+  if (info != 0) fail("pdormqr after pdgeqrf");
+  double e = 0;
+  for (int lj = 0; lj < C.lc; ++lj)
+    for (int li = 0; li < rows; ++li) {
+      double d = fabs(c[li + (size_t)lj * C.lr] - gen(l2g(li, nb, myrow, nprow), l2g(lj, nb, mycol, npcol), m));
+      if (d > e) e = d;
+    }
+  check_small(e, 1e-12 * (m > n ? m : n), what);
+  free(work);
+  free(a);
+  free(c);
+  free(tau);
+}
+
 /* invalid arguments: ScaLAPACK's report (pxerbla's number) and info */
 static void test_bad_arguments(void) {
   const int n = 64, nb = 16;
@@ -480,6 +531,8 @@ int main(int argc, char** argv) {
   test_getrf(230, 32, 32, 0);
   test_getrf(190, 16, 16, 1);
   test_getrf(170, 32, 8, 0); /* pdgetrs on ScaLAPACK with hetla's pivots */
+  test_geqrf(230, 150, 32);
+  test_geqrf(90, 170, 16);
 
   int total = failures;
   Cigamx2d(ctxt, "All", " ", 1, 1, &total, 1, NULL, NULL, -1, -1, -1);

@@ -20,6 +20,7 @@
 #include "bench/scalapack.hpp"
 #include "checks.hpp"
 #include "checks_lu.hpp"
+#include "checks_qr.hpp"
 #include "context/context.hpp"
 #include "hetla/context.hpp"
 #include "hetla/linalg.hpp"
@@ -156,6 +157,49 @@ template <typename T> Result run_getrf(const mpi::Grid& g, const Args& a, int64_
   return r;
 }
 
+template <typename T> Result run_geqrf(const mpi::Grid& g, const Args& a, int64_t nb) {
+  const int64_t m = a.m < 0 ? a.n : a.m, n = a.n;
+  Result r;
+  r.flops = flops::geqrf<T>(static_cast<double>(m), static_cast<double>(n));
+  std::vector<T> A0;
+  if (g.rank() == 0) A0 = bench::random_matrix<T>(m, n, m, 42);
+  mpi::DistMatrix<T> A(g, m, n, nb);
+  std::vector<T> tau;
+  const uint64_t sent0 = g.bytes_sent();
+  r.seconds = best_time(g, a.repeat, [&] { A.scatter(A0.data(), m); }, [&] { mpi::geqrf(A, tau); });
+  r.bytes_sent = static_cast<double>(g.bytes_sent() - sent0) / a.repeat;
+  if (a.check) {  // ||A - Q R|| on rank 0 (the single-process bench adds ||I - Q^H Q||: tests/mpi does here)
+    std::vector<T> F(g.rank() == 0 ? static_cast<std::size_t>(m * n) : 0);
+    A.gather(F.data(), m);
+    if (g.rank() == 0) r.residual = bench::qr_residual(m, n, A0.data(), m, F.data(), m, tau.data());
+  }
+  if (a.baseline) {
+    Blacs blacs(g.p(), g.q());
+    const int64_t lld = std::max<int64_t>(1, A.local_rows());
+    std::vector<T> loc(static_cast<std::size_t>(lld * std::max<int64_t>(1, A.local_cols())));
+    std::vector<T> ltau(static_cast<std::size_t>(std::max<int64_t>(1, A.local_cols())));
+    const auto desc = blacs.desc(m, n, nb, lld);
+    int info = 0;
+    T query{};
+    scalapack::geqrf<T>(static_cast<int>(m), static_cast<int>(n), loc.data(), desc.data(), ltau.data(), &query, -1,
+                        &info);
+    std::vector<T> work(static_cast<std::size_t>(std::max(1.0, static_cast<double>(std::real(query)))));
+    util::BlasThreadsGuard one(1);  // one rank per core, as hetla's
+    r.baseline_seconds = best_time(
+        g, a.repeat,
+        [&] {
+          A.scatter(A0.data(), m);
+          A.to_scalapack(loc.data(), lld);
+        },
+        [&] {
+          scalapack::geqrf<T>(static_cast<int>(m), static_cast<int>(n), loc.data(), desc.data(), ltau.data(),
+                              work.data(), static_cast<int>(work.size()), &info);
+        });
+    r.baseline_info = info;
+  }
+  return r;
+}
+
 template <typename T> Result run_gemm(const mpi::Grid& g, const Args& a, int64_t nb) {
   const int64_t m = a.m < 0 ? a.n : a.m, n = a.n, k = a.k < 0 ? a.n : a.k;
   Result r;
@@ -215,13 +259,16 @@ template <typename T> Result run_gemm(const mpi::Grid& g, const Args& a, int64_t
 // hetla's default tile size for the routine (LU's panels want their own).
 template <typename T> int64_t tile_size(const Args& a) {
   if (a.nb > 0) return a.nb;
-  return a.routine == "getrf" ? default_tile_size<T>(a.n, Panels::LU) : default_tile_size<T>(a.n);
+  if (a.routine == "getrf") return default_tile_size<T>(a.n, Panels::LU);
+  if (a.routine == "geqrf") return default_tile_size<T>(std::min(a.m < 0 ? a.n : a.m, a.n), Panels::QR);
+  return default_tile_size<T>(a.n);
 }
 
 template <typename T> Result run(const mpi::Grid& g, const Args& a) {
   const int64_t nb = tile_size<T>(a);
   if (a.routine == "potrf") return run_potrf<T>(g, a, nb);
   if (a.routine == "getrf") return run_getrf<T>(g, a, nb);
+  if (a.routine == "geqrf") return run_geqrf<T>(g, a, nb);
   return run_gemm<T>(g, a, nb);
 }
 
@@ -293,11 +340,11 @@ namespace {
 int run_distributed(int argc, char** argv, int first) {
   Args a;
   CLI::App app("hetla bench ROUTINE --grid PxQ: a distributed routine under mpirun (docs/mpi.md)", "hetla bench");
-  app.add_option("routine", a.routine, "potrf, getrf or gemm")
+  app.add_option("routine", a.routine, "potrf, getrf, geqrf or gemm")
       ->required()
-      ->check(CLI::IsMember({"potrf", "getrf", "gemm"}));
+      ->check(CLI::IsMember({"potrf", "getrf", "geqrf", "gemm"}));
   app.add_option("-n", a.n, "order (columns)")->required()->check(CLI::PositiveNumber);
-  app.add_option("-m", a.m, "rows (getrf, gemm; default n)");
+  app.add_option("-m", a.m, "rows (getrf, geqrf, gemm; default n)");
   app.add_option("-k", a.k, "inner dimension (gemm; default n)");
   app.add_option("--nb", a.nb, "tile and ScaLAPACK block size (default: hetla's for n)");
   app.add_option("--grid", a.grid, "process grid PxQ, P Q = the number of processes")->required();

@@ -40,6 +40,18 @@ template <typename T> double getrs(double n, double nrhs) {
 }
 template <typename T> double gesv(double n, double nrhs) { return getrf<T>(n, n) + getrs<T>(n, nrhs); }
 
+// Householder QR of an m x n matrix (bench_qr.cc has its own copy with the
+// solvers' counts; this one serves the distributed bench).
+inline double fmuls_geqrf(double m, double n) {
+  return m > n ? n * (n * (0.5 - (1.0 / 3.0) * n + m) + m + 23.0 / 6.0)
+               : m * (m * (-0.5 - (1.0 / 3.0) * m + n) + 2.0 * n + 23.0 / 6.0);
+}
+inline double fadds_geqrf(double m, double n) {
+  return m > n ? n * (n * (0.5 - (1.0 / 3.0) * n + m) + 5.0 / 6.0)
+               : m * (m * (-0.5 - (1.0 / 3.0) * m + n) + n + 5.0 / 6.0);
+}
+template <typename T> double geqrf(double m, double n) { return combine<T>(fmuls_geqrf(m, n), fadds_geqrf(m, n)); }
+
 // Level-3 BLAS: gemm (m x n x k), syrk/herk (n x n, rank k), trsm from the left (B m x n).
 inline double fmuls_gemm(double m, double n, double k) { return m * n * k; }
 inline double fadds_gemm(double m, double n, double k) { return m * n * k; }

@@ -25,6 +25,15 @@ HETLA_PGETRF(pdgetrf_, double)
 HETLA_PGETRF(pcgetrf_, std::complex<float>)
 HETLA_PGETRF(pzgetrf_, std::complex<double>)
 #undef HETLA_PGETRF
+// lwork = -1: the optimal size in work[0] (a query; nothing is computed).
+#define HETLA_PGEQRF(name, T)                                                                                    \
+  void name(const int* m, const int* n, T* a, const int* ia, const int* ja, const int* desca, T* tau, T* work, \
+            const int* lwork, int* info);
+HETLA_PGEQRF(psgeqrf_, float)
+HETLA_PGEQRF(pdgeqrf_, double)
+HETLA_PGEQRF(pcgeqrf_, std::complex<float>)
+HETLA_PGEQRF(pzgeqrf_, std::complex<double>)
+#undef HETLA_PGEQRF
 #define HETLA_PGEMM(name, T)                                                                                        \
   void name(const char* transa, const char* transb, const int* m, const int* n, const int* k, const T* alpha,        \
             const T* a, const int* ia, const int* ja, const int* desca, const T* b, const int* ib, const int* jb, \
@@ -62,6 +71,15 @@ template <typename T> void getrf(int m, int n, T* a, const int* desc, int* ipiv,
   else if constexpr (std::is_same_v<T, double>) pdgetrf_(&m, &n, a, &one, &one, desc, ipiv, info);
   else if constexpr (std::is_same_v<T, std::complex<float>>) pcgetrf_(&m, &n, a, &one, &one, desc, ipiv, info);
   else pzgetrf_(&m, &n, a, &one, &one, desc, ipiv, info);
+}
+
+/// tau: LOCc(n) entries; work / lwork as ScaLAPACK's (lwork = -1: a query).
+template <typename T> void geqrf(int m, int n, T* a, const int* desc, T* tau, T* work, int lwork, int* info) {
+  const int one = 1;
+  if constexpr (std::is_same_v<T, float>) psgeqrf_(&m, &n, a, &one, &one, desc, tau, work, &lwork, info);
+  else if constexpr (std::is_same_v<T, double>) pdgeqrf_(&m, &n, a, &one, &one, desc, tau, work, &lwork, info);
+  else if constexpr (std::is_same_v<T, std::complex<float>>) pcgeqrf_(&m, &n, a, &one, &one, desc, tau, work, &lwork, info);
+  else pzgeqrf_(&m, &n, a, &one, &one, desc, tau, work, &lwork, info);
 }
 
 template <typename T>
