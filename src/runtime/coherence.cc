@@ -79,10 +79,17 @@ void* Runtime::allocate_on(int d, std::size_t bytes, int row, bool wait_for_memo
     void* p = nullptr;
     {
       std::lock_guard<std::mutex> lk(ds.mutex);
-      std::sort(ds.resident.begin(), ds.resident.end(),
-                [&](Handle* a, Handle* b) { return replica(a, d).last_use < replica(b, d).last_use; });
-      std::size_t kept = 0;
+      // Least recently used first: sorted 16 at a time as the walk needs
+      // them (usually one eviction makes room; a full sort per allocation
+      // took a fifth of a 100-node simulation, 750 tiles resident per GPU).
+      auto older = [&](Handle* a, Handle* b) { return replica(a, d).last_use < replica(b, d).last_use; };
+      std::size_t kept = 0, sorted = 0;
       for (std::size_t i = 0; i < ds.resident.size(); ++i) {
+        if (!p && i == sorted) {
+          sorted = std::min(ds.resident.size(), i + 16);
+          std::partial_sort(ds.resident.begin() + static_cast<std::ptrdiff_t>(i),
+                            ds.resident.begin() + static_cast<std::ptrdiff_t>(sorted), ds.resident.end(), older);
+        }
         Handle* h = ds.resident[i];
         bool evicted = false;
         if (!p) {
