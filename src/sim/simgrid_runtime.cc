@@ -153,10 +153,13 @@ void SimExecutor::run(rt::Task& t, rt::TaskContext& ctx) {
 }
 
 // A copy in runs without locks held: it takes its simulated time at once.
-// On a cluster it comes from the memory of the node owning the tile (its
-// home device's node): over the network unless it is this node's or this
-// node received the tile's current version already; a node's host cores
-// read their own node's memory at no cost.
+// On a cluster a tile's home copy is in the memory of the node owning it
+// (its home device's node). A node's host cores read their own node's
+// memory at no cost. A node that does not hold the tile's current version
+// receives it over the network, once per version, from the holder (the
+// owner, or a node that received it already) that has sent the fewest
+// copies: the owner's interface does not carry every copy, as the MPI
+// layer's binary-tree broadcast spreads them (distributed.cc).
 void SimExecutor::copy_in(dev::Device& d, const rt::Handle& h, void*, const void*, int64_t, int64_t rows, int64_t cols,
                           std::size_t elem) {
   const uint64_t bytes = static_cast<uint64_t>(rows * cols) * elem;
@@ -166,21 +169,33 @@ void SimExecutor::copy_in(dev::Device& d, const rt::Handle& h, void*, const void
     s4u::Comm::sendto(platform_.cpu, platform_.host_of(dv), bytes);
     return;
   }
-  const int a = home_node(h), b = platform_.node_of(dv);
-  s4u::Host* from = platform_.node_cpus[static_cast<std::size_t>(b)];
+  const auto a = static_cast<std::size_t>(home_node(h)), b = static_cast<std::size_t>(platform_.node_of(dv));
+  s4u::Host* from = platform_.node_cpus[b];
+  std::size_t src = b;
+  bool arrives = false;
   if (a != b) {
-    auto& got = received_[&h];
-    got.resize(static_cast<std::size_t>(platform_.nodes));
-    if (!got[static_cast<std::size_t>(b)]) {
-      got[static_cast<std::size_t>(b)] = true;  // concurrent readers on b then take only their local hop
-      from = platform_.node_cpus[static_cast<std::size_t>(a)];
+    Holders& got = received_[&h];
+    if (got.state.empty()) {
+      got.state.assign(platform_.node_cpus.size(), 0);
+      got.sent.assign(platform_.node_cpus.size(), 0);
+    }
+    if (got.state[b] == 0) {  // concurrent readers on b then take only their local hop
+      got.state[b] = 1;
+      src = a;
+      for (std::size_t k = 0; k < got.state.size(); ++k)
+        if (got.state[k] == 2 && got.sent[k] < got.sent[src]) src = k;
+      ++got.sent[src];
+      from = platform_.node_cpus[src];
       network_ += bytes;
+      arrives = true;
     }
   }
   s4u::Host* to = platform_.host_of(dv);
   if (from == to) return;
   in_[static_cast<std::size_t>(dv)] += bytes;
   s4u::Comm::sendto(from, to, bytes);
+  if (arrives)  // unless a new version was written back meanwhile
+    if (auto it = received_.find(&h); it != received_.end() && it->second.state[b] == 1) it->second.state[b] = 2;
 }
 
 // A copy out may run under a handle's spin lock (write-backs, evictions):

@@ -106,10 +106,14 @@ class SimExecutor final : public rt::Executor {
   std::map<long, std::vector<Out>> deferred_;  // by actor id
   std::vector<uint64_t> in_, out_;
   uint64_t network_ = 0;
-  // A cluster: the nodes that hold the current version of a remote tile in
-  // their host memory (received once per version and cached, as the MPI
-  // layer does), by handle; a copy out of a new version clears it.
-  std::unordered_map<const rt::Handle*, std::vector<bool>> received_;
+  // A cluster: per tile, which nodes hold its current version in their host
+  // memory (received once per version and cached, as the MPI layer does)
+  // and how many copies each has sent; a copy out of a new version clears it.
+  struct Holders {
+    std::vector<uint8_t> state;   // per node: 0 none, 1 arriving, 2 held
+    std::vector<uint32_t> sent;  // per node: copies of this version it sent
+  };
+  std::unordered_map<const rt::Handle*, Holders> received_;
 };
 
 }  // namespace hetla::sim
