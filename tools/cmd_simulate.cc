@@ -45,7 +45,7 @@ void add_options(CLI::App& app, SimulateArgs& a) {
   app.add_option("--nb", a.nb, "tile size")->option_text("NB")->transform(integer(1, 1 << 20))->default_str("512");
   app.add_option("--precision", a.precision, "s, d, c or z")->option_text("P")->check(one_of({"s", "d", "c", "z"}))->capture_default_str();
   app.add_option("--cores", a.cores, "host worker cores")->option_text("N")->transform(integer(1, 1 << 16))->default_str("the model's");
-  app.add_option("--schedule", a.schedule, "dynamic or static")->option_text("S")->check(one_of({"dynamic", "static"}))->default_str("dynamic; static on several nodes");
+  app.add_option("--schedule", a.schedule, "dynamic or static (with --nodes > 1: static)")->option_text("S")->check(one_of({"dynamic", "static"}))->default_str("dynamic");
   app.add_option("--nodes", a.nodes, "nodes of a cluster model (the first K; or K copies of a node model)")->option_text("K")->transform(integer(1, 1 << 14))->default_str("the model's");
   app.add_option("--grid", a.grid, "the nodes' grid for the 2-D block-cyclic tiles")->option_text("PxQ")->default_str("the most square");
   app.add_option("--devices", a.devices, "devices of --machine this and of --validate's run\n(see hetla bench --help)")->option_text("SPEC")->check(device_list())->capture_default_str();
