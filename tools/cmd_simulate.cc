@@ -3,6 +3,7 @@
 // --validate compares a prediction for this machine with a measured run.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -25,8 +26,8 @@ namespace {
 
 /// The command line of `hetla simulate` (checked before SimGrid is needed).
 struct SimulateArgs {
-  std::string routine, machine, devices = "cpu", validate, precision = "d", schedule = "dynamic";
-  int64_t n = 0, nb = 0, cores = 0;  // 0: not given (nb 512, cores: the model's)
+  std::string routine, machine, devices = "cpu", validate, precision = "d", schedule, grid;
+  int64_t n = 0, nb = 0, cores = 0, nodes = 0;  // 0: not given (nb 512, cores and nodes: the model's)
   int64_t nrhs = 1;
   bool list = false, json = false;
 };
@@ -41,10 +42,12 @@ void add_options(CLI::App& app, SimulateArgs& a) {
   app.add_option("-n", a.n, "matrix order")->option_text("N")->transform(integer(1, int64_t{1} << 40));
   app.add_option("--machine", a.machine, "a model's name (--list-machines), a model file, or 'this'\n(this machine with --devices)")->option_text("NAME|FILE");
   app.add_option("--nrhs", a.nrhs, "right-hand sides of potrs and getrs")->option_text("K")->transform(integer(1, int64_t{1} << 40))->capture_default_str();
-  app.add_option("--nb", a.nb, "tile size")->option_text("NB")->transform(integer(1, 1 << 20))->default_str("512");
+  app.add_option("--nb", a.nb, "tile size (on several nodes at least n / 230: about 2 M potrf tasks)")->option_text("NB")->transform(integer(1, 1 << 20))->default_str("512");
   app.add_option("--precision", a.precision, "s, d, c or z")->option_text("P")->check(one_of({"s", "d", "c", "z"}))->capture_default_str();
   app.add_option("--cores", a.cores, "host worker cores")->option_text("N")->transform(integer(1, 1 << 16))->default_str("the model's");
-  app.add_option("--schedule", a.schedule, "dynamic or static")->option_text("S")->check(one_of({"dynamic", "static"}))->capture_default_str();
+  app.add_option("--schedule", a.schedule, "dynamic or static (with --nodes > 1: static)")->option_text("S")->check(one_of({"dynamic", "static"}))->default_str("dynamic");
+  app.add_option("--nodes", a.nodes, "nodes of a cluster model (the first K; or K copies of a node model)")->option_text("K")->transform(integer(1, 1 << 14))->default_str("the model's");
+  app.add_option("--grid", a.grid, "the nodes' grid for the 2-D block-cyclic tiles")->option_text("PxQ")->default_str("the most square");
   app.add_option("--devices", a.devices, "devices of --machine this and of --validate's run\n(see hetla bench --help)")->option_text("SPEC")->check(device_list())->capture_default_str();
   app.add_flag("--list-machines", a.list, "print the machine models' names");
   app.add_option("--validate", a.validate, "run ROUTINE here and the simulation of it (--machine this),\nand print both")->option_text("ROUTINE")->check(one_of(kRoutines));
@@ -81,6 +84,32 @@ Json device_json(const sim::Result& r, double* imbalance, uint64_t* moved) {
   return list;
 }
 
+// A cluster's nodes: busy % of all their workers, share of the flops, and
+// node_imbalance, the most-loaded node's work (flops) over the average (seed
+// 004 sec. 5.4 reports the most- vs least-loaded node: node_spread).
+Json node_json(const sim::Result& r) {
+  std::vector<double> flops(static_cast<std::size_t>(r.nodes)), busy(flops.size()), workers(flops.size());
+  double total = 0;
+  for (const auto& d : r.devices) {
+    const auto k = static_cast<std::size_t>(d.node);
+    flops[k] += d.flops, busy[k] += d.busy_seconds, workers[k] += d.workers;
+    total += d.flops;
+  }
+  Json list = Json::array();
+  for (std::size_t k = 0; k < flops.size(); ++k)
+    list.push_back({{"node", k},
+                    {"busy_pct", json_number(r.seconds > 0 ? 100 * busy[k] / (workers[k] * r.seconds) : 0.0)},
+                    {"flops_share_pct", json_number(total > 0 ? 100 * flops[k] / total : 0.0)}});
+  const double mx = *std::max_element(flops.begin(), flops.end()), mn = *std::min_element(flops.begin(), flops.end());
+  const double avg = total / static_cast<double>(flops.size());
+  return {{"nodes", r.nodes},
+          {"grid", std::to_string(r.grid_p) + "x" + std::to_string(r.grid_q)},
+          {"network_bytes", r.network_bytes},
+          {"node_imbalance", json_number(avg > 0 ? mx / avg : 0.0)},
+          {"node_spread", json_number(mx > 0 ? (mx - mn) / mx : 0.0)},
+          {"node_list", std::move(list)}};
+}
+
 void print_result(bool json, const std::string& machine, const sim::Request& q, const sim::Result& r,
                   const Json& extra = Json::object()) {
   double imbalance = 0;
@@ -98,8 +127,25 @@ void print_result(bool json, const std::string& machine, const sim::Request& q, 
                 {"imbalance", json_number(imbalance)},
                 {"bytes_moved", moved},
                 {"devices", std::move(devs)}};
+    out["tflops"] = json_number(gflops / 1e3);
+    if (r.nodes > 1) {
+      const Json nodes = node_json(r);
+      for (const auto& [k, v] : nodes.items()) out[k] = v;
+    }
     for (const auto& [k, v] : extra.items()) out[k] = v;
     std::printf("%s\n", out.dump().c_str());
+    return;
+  }
+  if (r.nodes > 1) {
+    const Json nj = node_json(r);
+    std::printf("%s n=%lld nb=%lld on %s, %d nodes (%s grid): predicted %.4f s, %.2f TFLOP/s, node imbalance %.3f "
+                "(max/avg flops; spread %.1f%%), %.3g GB over the network\n",
+                q.routine.c_str(), static_cast<long long>(q.n), static_cast<long long>(q.nb), machine.c_str(), r.nodes,
+                nj["grid"].get<std::string>().c_str(), r.seconds, gflops / 1e3, nj["node_imbalance"].get<double>(),
+                100 * nj["node_spread"].get<double>(), static_cast<double>(r.network_bytes) / 1e9);
+    for (const auto& n : nj["node_list"])
+      std::printf("  node %-4d busy %5.1f%%  flops %5.2f%%\n", n["node"].get<int>(), n["busy_pct"].get<double>(),
+                  n["flops_share_pct"].get<double>());
     return;
   }
   std::printf("%s n=%lld nb=%lld on %s: predicted %.4f s, %.1f GFLOP/s, imbalance %.2f, %.3g GB moved\n",
@@ -178,7 +224,17 @@ int simulate(const SimulateArgs& a) {
   q.nb = a.nb;
   q.cores = static_cast<int>(a.cores);
   q.precision = a.precision[0];
-  q.schedule = a.schedule == "static" ? rt::Schedule::Static : rt::Schedule::Dynamic;
+  q.nodes = static_cast<int>(a.nodes);
+  if (!a.grid.empty()) {
+    const auto x = a.grid.find('x');
+    char* end = nullptr;
+    const long p = x == std::string::npos ? 0 : std::strtol(a.grid.c_str(), &end, 10);
+    const long qq = x == std::string::npos ? 0 : std::strtol(a.grid.c_str() + x + 1, nullptr, 10);
+    if (p < 1 || qq < 1 || end != a.grid.c_str() + x || p > (1 << 14) || qq > (1 << 14))
+      throw UsageError("--grid: expected PxQ, e.g. 10x10 (got '" + a.grid + "')");
+    q.grid_p = static_cast<int>(p), q.grid_q = static_cast<int>(qq);
+    if (q.nodes == 0) q.nodes = q.grid_p * q.grid_q;
+  }
   const std::string see = " (see hetla simulate --help)";
   try {
     if (list) {
@@ -198,8 +254,10 @@ int simulate(const SimulateArgs& a) {
     if (q.n < 1) throw UsageError("-n is required" + see);
     q.routine = routine;
     if (q.nb == 0) q.nb = 512;
+    q.schedule = a.schedule == "static" ? rt::Schedule::Static : rt::Schedule::Dynamic;
     if (!validate.empty()) {
       if (q.precision != 'd') throw UsageError("--validate measures double precision");
+      if (q.nodes > 1) throw UsageError("--validate runs on this machine: one node");
       const Schedule sch = q.schedule == rt::Schedule::Static ? Schedule::Static : Schedule::Dynamic;
       const double measured = measure(q.routine, q.n, q.nrhs, q.nb, devices, sch);
       const int cores = num_threads();
@@ -221,6 +279,13 @@ int simulate(const SimulateArgs& a) {
     if (machine.empty()) throw UsageError("--machine NAME|FILE is required (--list-machines)" + see);
     const sim::MachineModel m = machine == "this" ? sim::api().this_machine(devices, q.precision, q.nb, q.cores)
                                                   : sim::api().find_model(machine);
+    // owner computes across nodes (seed 004 sec. 5.4, as the MPI layer) unless asked otherwise
+    const int nodes = q.nodes > 0 ? q.nodes : m.nodes;
+    q.schedule = a.schedule == "static" || (a.schedule.empty() && nodes > 1) ? rt::Schedule::Static : rt::Schedule::Dynamic;
+    // A cluster's default tiles: at most 230 a side (n = 230 000: nb 1000,
+    // 2.05 M potrf tasks, simulated in about 6 minutes at 100 nodes; nb 512
+    // would be 15 M tasks)
+    if (a.nb == 0 && nodes > 1) q.nb = std::max<int64_t>(512, ((q.n + 229) / 230 + 7) / 8 * 8);
     const sim::Result r = sim::api().simulate(m, q);
     print_result(json, m.name, q, r);
     return kExitOk;
@@ -244,7 +309,7 @@ int cmd_simulate(int argc, char** argv, int first) {
                "hetla simulate");
   setup_command(app,
                 "ROUTINE -n N --machine NAME|FILE [--nb NB] [--nrhs K] [--precision d] [--cores N]\n"
-                "                      [--schedule dynamic|static] [--devices SPEC] [--json]\n"
+                "                      [--schedule dynamic|static] [--devices SPEC] [--nodes K --grid PxQ] [--json]\n"
                 "       hetla simulate --list-machines [--json]\n"
                 "       hetla simulate --validate ROUTINE -n N [--devices SPEC] [--nb NB] [--json]",
                 "See docs/simulation.md. Exit status: 0 success, 1 the simulation or the run failed,\n"

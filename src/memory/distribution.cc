@@ -4,9 +4,17 @@
 #include <cmath>
 #include <numeric>
 
+#include "runtime/comm.hpp"
+
 namespace hetla::detail {
 
 int TileOwners::owner(int64_t i, int64_t j) const {
+  if (np * nq <= 1) return local_owner(i, j);
+  const int d = local_owner(i / np, j / nq);
+  return d < 0 ? d : d + node_stride * rt::block_cyclic_rank(i, j, np, nq);
+}
+
+int TileOwners::local_owner(int64_t i, int64_t j) const {
   if (devices.empty()) return -1;
   switch (dist) {
     case Distribution::OneD: return devices[static_cast<std::size_t>(j % static_cast<int64_t>(devices.size()))];
@@ -36,7 +44,7 @@ std::vector<double> capability_weights(const rt::Runtime& rt, const std::vector<
   // The host takes host_pinned of the time for panels and its column share
   // s_h of the rest: s_h (1 - f) + f = w_h, the others w_d / (1 - f).
   const double f = std::clamp(host_pinned, 0.0, 0.9);
-  if (f > 0 && devices.size() > 1 && devices[0] == 0) {
+  if (f > 0 && devices.size() > 1 && rt.is_host(devices[0])) {
     w[0] = std::max(0.0, w[0] - f) / (1 - f);
     for (std::size_t k = 1; k < w.size(); ++k) w[k] /= 1 - f;
     const double t = std::accumulate(w.begin(), w.end(), 0.0);
@@ -60,11 +68,13 @@ std::vector<int> weighted_round(const std::vector<double>& weights, const std::v
 }
 
 namespace {
-/// Computing devices as make_owners lists them: the host (when it computes) first.
+/// Computing devices as make_owners lists them: the host (when it computes)
+/// first; on a simulated cluster, node 0's (the others have the same).
 std::vector<int> computing_devices(const rt::Runtime& rt) {
   std::vector<int> devices;
-  if (rt.host_computes() || rt.num_devices() == 1) devices.push_back(0);
-  for (int d = 1; d < rt.num_devices(); ++d) devices.push_back(d);
+  const int per = rt.devices_per_node();
+  if (rt.host_computes() || per == 1) devices.push_back(rt.node_device(0, 0));
+  for (int i = 1; i < per; ++i) devices.push_back(rt.node_device(0, i));
   return devices;
 }
 int64_t round16(double x) { return std::max<int64_t>(16, 16 * std::llround(x / 16)); }
@@ -74,6 +84,10 @@ TileOwners make_owners(const rt::Runtime& rt, Distribution dist, int64_t nt, con
   TileOwners o;
   o.dist = dist;
   o.devices = computing_devices(rt);
+  if (rt.nodes() > 1) {  // the node-level distribution of each node's local tiles
+    o.np = rt.node_p(), o.nq = rt.node_q(), o.node_stride = rt.devices_per_node();
+    nt = (nt + o.nq - 1) / o.nq;
+  }
   const int n = static_cast<int>(o.devices.size());
   if (dist == Distribution::TwoD) {  // the most square P x Q = n grid, P <= Q
     o.p = static_cast<int>(std::sqrt(static_cast<double>(n)));
@@ -82,7 +96,7 @@ TileOwners make_owners(const rt::Runtime& rt, Distribution dist, int64_t nt, con
   } else if (dist == Distribution::Weighted) {
     std::vector<double> work;
     if (load.column_work && nt > 0)
-      for (int64_t j = 0; j < nt; ++j) work.push_back(std::max(1e-3, load.column_work(j)));
+      for (int64_t j = 0; j < nt; ++j) work.push_back(std::max(1e-3, load.column_work(j * o.nq)));
     else
       work.assign(kWeightedRound, 1.0);
     for (int k : weighted_round(capability_weights(rt, o.devices, load.host_pinned), work))

@@ -22,7 +22,14 @@ struct TileOwners {
   std::vector<int> devices;  // computing devices
   std::vector<int> column_pattern;  // Weighted: owners of columns 0, 1, ..., repeated
   int p = 1, q = 1;                 // TwoD grid
+  /// A simulated cluster (Runtime::nodes): tile (i, j) belongs to node
+  /// rt::block_cyclic_rank(i, j, np, nq) (as on an MPI grid), and inside it to
+  /// the device the fields above give for the node's local tile (i / np,
+  /// j / nq); they name node 0's devices, node k's are node_stride * k further.
+  int np = 1, nq = 1, node_stride = 0;
   int owner(int64_t i, int64_t j) const;
+  /// The owner inside one node (or of the single node).
+  int local_owner(int64_t i, int64_t j) const;
 };
 
 /// What a routine tells the weighted distribution about its work, so that
@@ -140,6 +147,8 @@ void distribute(const rt::Runtime& rt, const Matrix<T>& A, Distribution dist, co
   const bool asked = dist != Distribution::Default;
   dist = effective(dist);
   if (dist == Distribution::Hybrid && (asked || !A.tiling().owners.empty())) {
+    if (rt.nodes() > 1)
+      throw std::invalid_argument("hybrid tiles on a simulated cluster are not supported yet: use 1d, 2d or weighted");
     const std::vector<int> owners = hybrid_owners(rt, A);
     for (int64_t j = 0; j < A.nt(); ++j)
       for (int64_t i = 0; i < A.mt(); ++i) A.handle(i, j)->home = owners[static_cast<std::size_t>(j)];

@@ -49,7 +49,7 @@ class Grid {
   int q() const { return q_; }
   int rank() const { return rank_; }
   int size() const { return p_ * q_; }
-  int owner(int64_t i, int64_t j) const { return static_cast<int>((i % p_) * q_ + (j % q_)); }
+  int owner(int64_t i, int64_t j) const { return rt::block_cyclic_rank(i, j, p_, q_); }
   /// Transfers for the runtime (their own communicator).
   std::shared_ptr<rt::Comm> comm() const;
 

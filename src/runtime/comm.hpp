@@ -20,6 +20,12 @@ namespace hetla::rt {
 
 class Runtime;
 
+/// The process (or simulated node) owning tile (i, j) of a matrix 2-D
+/// block-cyclic over a P x Q grid numbered row-major (rank = row * Q + col,
+/// BLACS' "Row" order): the one mapping mpi::Grid and the simulated cluster
+/// (RuntimeConfig::nodes) share.
+inline int block_cyclic_rank(int64_t i, int64_t j, int p, int q) { return static_cast<int>((i % p) * q + (j % q)); }
+
 class Comm {
  public:
   virtual ~Comm() = default;

@@ -13,6 +13,7 @@
 namespace hetla::rt {
 
 struct Task;  // runtime/runtime_detail.hpp
+struct Handle;  // runtime/handle.hpp
 
 class Executor {
  public:
@@ -21,24 +22,25 @@ class Executor {
   /// ctx holds its data there. Runs on a worker of that device.
   virtual void run(Task& t, TaskContext& ctx) = 0;
   /// rows x cols elements from host memory (leading dimension host_ld) into
-  /// the replica `dev` on device d (leading dimension rows).
-  virtual void copy_in(dev::Device& d, void* dev, const void* host, int64_t host_ld, int64_t rows, int64_t cols,
-                       std::size_t elem) = 0;
+  /// the replica `dev` on device d (leading dimension rows), of handle h (a
+  /// simulated cluster routes the copy by where h's home copy lives).
+  virtual void copy_in(dev::Device& d, const Handle& h, void* dev, const void* host, int64_t host_ld, int64_t rows,
+                       int64_t cols, std::size_t elem) = 0;
   /// The replica `dev` on device d back to host memory.
-  virtual void copy_out(dev::Device& d, void* host, int64_t host_ld, const void* dev, int64_t rows, int64_t cols,
-                        std::size_t elem) = 0;
+  virtual void copy_out(dev::Device& d, const Handle& h, void* host, int64_t host_ld, const void* dev, int64_t rows,
+                        int64_t cols, std::size_t elem) = 0;
 };
 
 /// The real executor: the task's body, the device's copies.
 class DeviceExecutor final : public Executor {
  public:
   void run(Task& t, TaskContext& ctx) override;
-  void copy_in(dev::Device& d, void* dev, const void* host, int64_t host_ld, int64_t rows, int64_t cols,
-               std::size_t elem) override {
+  void copy_in(dev::Device& d, const Handle&, void* dev, const void* host, int64_t host_ld, int64_t rows,
+               int64_t cols, std::size_t elem) override {
     d.copy_in(dev, host, host_ld, rows, cols, elem);
   }
-  void copy_out(dev::Device& d, void* host, int64_t host_ld, const void* dev, int64_t rows, int64_t cols,
-                std::size_t elem) override {
+  void copy_out(dev::Device& d, const Handle&, void* host, int64_t host_ld, const void* dev, int64_t rows,
+                int64_t cols, std::size_t elem) override {
     d.copy_out(host, host_ld, dev, rows, cols, elem);
   }
 };

@@ -24,13 +24,19 @@ PlacementDecision Placement::decide(const PlacementSnapshot& s) {
   auto device_can = [&](int d) { return any_device && dv(d).has_kernel && (!fp64 || dv(d).has_fp64); };
   bool accel_can = false;
   for (int d = 1; d < n; ++d) accel_can = accel_can || device_can(d);
-  auto capable = [&](int d) { return d == 0 ? (s.host_computes || !accel_can) : device_can(d); };
+  const int host = s.host > 0 && s.host < n ? s.host : 0;
+  // on a cluster (host > 0) device 0 only inserts; the task's node host is
+  // "the host", the other nodes' hosts compute what they have kernels for
+  auto capable = [&](int d) {
+    if (d == host) return s.host_computes || !accel_can;
+    return d == 0 ? false : device_can(d);
+  };
   auto exec_ns = [&](int d) { return static_cast<int64_t>(s.flops / dv(d).rate * 1e9); };
-  int best = 0;
+  int best = host;
   if (s.forced >= 0) {
     best = s.forced;
   } else if (!any_device || !accel_can) {
-    best = 0;
+    best = host;
   } else if (random_) {
     const uint64_t x = draw();
     uint64_t count = 0;
@@ -41,8 +47,8 @@ PlacementDecision Placement::decide(const PlacementSnapshot& s) {
         best = d;
         break;
       }
-  } else if (s.schedule == Schedule::Static && (s.flags & kPanel) && capable(0)) {
-    best = 0;
+  } else if (s.schedule == Schedule::Static && (s.flags & kPanel) && capable(host)) {
+    best = host;
   } else if (s.schedule == Schedule::Static && s.home >= 0 && s.home < n && capable(s.home)) {
     best = s.home;
   } else {

@@ -37,6 +37,11 @@ struct PlacementSnapshot {
   Schedule schedule = Schedule::Dynamic;
   bool host_computes = true;  // RuntimeConfig::host_computes
   std::span<const DeviceView> devices;  // [0] = host cores
+  /// The device whose workers are "the host cores" for this task: 0, or on a
+  /// cluster simulated as one machine (RuntimeConfig::nodes) the host of the
+  /// node that owns what the task writes. Host-only work and static panels go
+  /// there; device 0 then computes nothing.
+  int host = 0;
 };
 
 struct PlacementDecision {

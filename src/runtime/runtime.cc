@@ -36,6 +36,10 @@ Runtime::Runtime(RuntimeConfig cfg)
   for (auto& a : cfg_.accelerators) accel_workers += a->num_workers();
   host_workers_ = cfg_.num_workers > 0 ? cfg_.num_workers : std::max(1, topo.cores() - accel_workers);
 
+  if (cfg_.nodes < 1 || cfg_.node_p < 1 || cfg_.node_q < 1 || cfg_.node_p * cfg_.node_q != cfg_.nodes ||
+      (cfg_.nodes > 1 && (cfg_.accelerators.empty() || cfg_.accelerators.size() % static_cast<std::size_t>(cfg_.nodes))))
+    throw std::invalid_argument("Runtime: " + std::to_string(cfg_.nodes) + " nodes need a " + std::to_string(cfg_.node_p) +
+                                " x " + std::to_string(cfg_.node_q) + " grid of that many and the same devices each");
   devices_.push_back(std::make_shared<dev::HostDevice>(host_workers_));
   for (auto& a : cfg_.accelerators) devices_.push_back(a);
   for (std::size_t d = 0; d < devices_.size(); ++d) {
@@ -273,15 +277,18 @@ int Runtime::place(Task* t) {
     v.bytes_to_move = bytes;
   }
   int home = -1;
-  if (cfg_.schedule == Schedule::Static)
+  if (cfg_.schedule == Schedule::Static || cfg_.nodes > 1)
     for (const auto& a : t->acc)
       if (writes(a.mode)) {
         home = a.handle->home;
         break;
       }
+  // on a cluster, host work runs on the host of the node owning what the task writes
+  const int host = cfg_.nodes > 1 ? node_device(home > 0 ? node_of(home) : 0, 0) : 0;
+  if (cfg_.schedule != Schedule::Static) home = -1;
   const int forced = t->forced > 0 && device_failed(t->forced) ? -1 : t->forced;
   const PlacementSnapshot snap{t->flags, t->kernel, t->flops, forced, home, cfg_.schedule, cfg_.host_computes,
-                               std::span<const DeviceView>(views, n)};
+                               std::span<const DeviceView>(views, n), host};
   const PlacementDecision p = placement_.decide(snap);
   t->device = p.device;
   t->est_ns = p.est_ns;

@@ -21,6 +21,7 @@
 // Time is read through a Clock (clock.hpp); task bodies and copies are
 // carried out by an Executor (executor.hpp).
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <exception>
@@ -87,6 +88,16 @@ struct RuntimeConfig {
   /// Worker threads and their blocking; null: std::thread (threads.hpp).
   /// Set: no copy engines (prefetch_depth 0), no pinning.
   std::shared_ptr<Threads> threads;
+  /// A cluster simulated as one machine (sim/, seed 004 sec. 5.4): nodes > 1
+  /// groups the accelerators into that many nodes of the same make-up, node
+  /// by node, the first device of each being the node's host cores (a device
+  /// with one worker per core). Device 0, the process's own host, then only
+  /// inserts tasks (num_workers 1). Distributions put tile (i, j) on node
+  /// comm.hpp's block_cyclic_rank(i, j, node_p, node_q), as the MPI grid
+  /// does, and host work runs on the host of the node owning what the task
+  /// writes (PlacementSnapshot::host).
+  int nodes = 1;
+  int node_p = 1, node_q = 1;
 };
 
 /// Per-device counters since the last reset_stats().
@@ -149,6 +160,16 @@ class Runtime {
   bool host_computes() const { return cfg_.host_computes; }
   bool pins_threads() const { return cfg_.pin_threads; }
   void set_schedule(Schedule s) { cfg_.schedule = s; }
+  /// Cluster layout (RuntimeConfig::nodes): nodes, their P x Q grid, the
+  /// devices of each (host first), device i of node k, the node of device d
+  /// (-1 for device 0 on a cluster), whether d is a node's host cores.
+  int nodes() const { return cfg_.nodes; }
+  int node_p() const { return cfg_.node_p; }
+  int node_q() const { return cfg_.node_q; }
+  int devices_per_node() const { return cfg_.nodes > 1 ? (num_devices() - 1) / cfg_.nodes : num_devices(); }
+  int node_device(int k, int i) const { return (cfg_.nodes > 1 ? 1 + k * devices_per_node() : 0) + i; }
+  int node_of(int d) const { return cfg_.nodes > 1 ? (d == 0 ? -1 : (d - 1) / devices_per_node()) : 0; }
+  bool is_host(int d) const { return d == node_device(std::max(0, node_of(d)), 0); }
   /// Capability weight: rate in flop/s of `kernel` on device d (one worker).
   double rate(int d, dev::KernelId k) const;
   void set_rate(int d, dev::KernelId k, double flops_per_second);

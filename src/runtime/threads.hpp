@@ -25,6 +25,9 @@ class Threads {
   /// Wakes up to n waiters of the channel.
   virtual void notify(int channel, int n) = 0;
   static constexpr int kCaller = -1;
+  /// Workers of a device with several (a simulated node's host cores) wait
+  /// for another of them to finish copying a tile in.
+  static constexpr int kFilling = -2;
   static constexpr int kAll = 1 << 30;
 };
 

@@ -95,8 +95,14 @@ void Runtime::execute(Task* t, int worker) {
   if (t->fetch_engines) settle_write_backs(t);
   bool again = false;  // place it again: a device failed
   if (!cancelled_.load(std::memory_order_relaxed)) {
-    thread_local std::vector<void*> ptrs;
-    thread_local std::vector<int64_t> lds;
+    // per thread, but per call for simulated workers: those share OS threads
+    // and may yield to one another inside prepare_data and run
+    thread_local std::vector<void*> thread_ptrs;
+    thread_local std::vector<int64_t> thread_lds;
+    std::vector<void*> own_ptrs;
+    std::vector<int64_t> own_lds;
+    std::vector<void*>& ptrs = coop_ ? own_ptrs : thread_ptrs;
+    std::vector<int64_t>& lds = coop_ ? own_lds : thread_lds;
     ptrs.resize(t->acc.size());
     lds.resize(t->acc.size());
     trace::Recorder* rec = tracer_;

@@ -14,9 +14,10 @@ namespace hetla::sim {
 
 class SimDevice final : public dev::Device {
  public:
-  SimDevice(std::string name, const DeviceModel& m, int model_index)
-      : Device(dev::Kind::Emulated, std::move(name)), model_(m), index_(model_index) {}
-  int num_workers() const override { return 1; }  // one worker: no other actor sees a replica filling
+  /// workers > 1: a simulated cluster node's host cores (a device of its own).
+  SimDevice(std::string name, const DeviceModel& m, int model_index, int workers = 1)
+      : Device(dev::Kind::Emulated, std::move(name)), model_(m), index_(model_index), workers_(workers) {}
+  int num_workers() const override { return workers_; }
   bool has_kernel(dev::KernelId k) const override {
     if (k == dev::KernelId::None) return false;
     for (const auto& c : model_.rates.curves[static_cast<std::size_t>(k)])
@@ -55,6 +56,7 @@ class SimDevice final : public dev::Device {
   [[noreturn]] static void none() { throw std::logic_error("a simulated device runs no kernels"); }
   DeviceModel model_;
   int index_;
+  int workers_;
   std::size_t used_ = 0;
   std::uintptr_t next_ = 4096;
 };

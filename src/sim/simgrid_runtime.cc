@@ -10,22 +10,58 @@ namespace hetla::sim {
 
 namespace s4u = simgrid::s4u;
 
-Platform::Platform(const MachineModel& m) {
-  auto* zone = s4u::create_full_zone("node");
-  cpu = zone->create_host("cpu", 1e9);
-  std::vector<s4u::Link*> hubs;
-  for (std::size_t i = 0; i < m.hubs.size(); ++i)
-    hubs.push_back(zone->create_link("hub" + std::to_string(i), m.hubs[i].gbs * 1e9)
-                       ->set_latency(m.hubs[i].latency_us * 1e-6)
-                       ->seal());
-  for (const auto& dm : m.devices)
-    for (int k = 0; k < dm.count; ++k) {
-      const std::string name = dm.name + std::to_string(k);
-      s4u::Host* h = zone->create_host(name, 1e9);
-      s4u::Link* l = zone->create_link(name + "-link", dm.link_gbs * 1e9)->set_latency(dm.link_latency_us * 1e-6)->seal();
-      zone->add_route(cpu->get_netpoint(), h->get_netpoint(), nullptr, nullptr,
-                      {s4u::LinkInRoute(hubs[static_cast<std::size_t>(dm.hub)]), s4u::LinkInRoute(l)}, true);
-      devices.push_back(h);
+Platform::Platform(const MachineModel& m, int n) : nodes(std::max(1, n)) {
+  for (const auto& dm : m.devices) accels += dm.count;
+  auto* zone = s4u::create_full_zone(nodes > 1 ? "cluster" : "node");
+  struct Node {
+    s4u::Host* cpu;
+    std::vector<s4u::Host*> devs;
+    std::vector<std::vector<s4u::LinkInRoute>> pcie;  // cpu -> device links
+    s4u::Link *up = nullptr, *down = nullptr;
+  };
+  std::vector<Node> all;
+  for (int k = 0; k < nodes; ++k) {
+    const std::string pre = nodes > 1 ? "n" + std::to_string(k) + "." : "";
+    Node nd{zone->create_host(pre + "cpu", 1e9), {}, {}};
+    std::vector<s4u::Link*> hubs;
+    for (std::size_t i = 0; i < m.hubs.size(); ++i)
+      hubs.push_back(zone->create_link(pre + "hub" + std::to_string(i), m.hubs[i].gbs * 1e9)
+                         ->set_latency(m.hubs[i].latency_us * 1e-6)
+                         ->seal());
+    for (const auto& dm : m.devices)
+      for (int c = 0; c < dm.count; ++c) {
+        const std::string name = pre + dm.name + std::to_string(c);
+        s4u::Host* h = zone->create_host(name, 1e9);
+        s4u::Link* l = zone->create_link(name + "-link", dm.link_gbs * 1e9)->set_latency(dm.link_latency_us * 1e-6)->seal();
+        std::vector<s4u::LinkInRoute> route{s4u::LinkInRoute(hubs[static_cast<std::size_t>(dm.hub)]), s4u::LinkInRoute(l)};
+        zone->add_route(nd.cpu->get_netpoint(), h->get_netpoint(), nullptr, nullptr, route, true);
+        nd.devs.push_back(h);
+        nd.pcie.push_back(std::move(route));
+        devices.push_back(h);
+      }
+    if (nodes > 1) {
+      nd.up = zone->create_link(pre + "nic-out", m.network_gbs * 1e9)->set_latency(m.network_latency_us * 1e-6)->seal();
+      nd.down = zone->create_link(pre + "nic-in", m.network_gbs * 1e9)->set_latency(m.network_latency_us * 1e-6)->seal();
+    }
+    node_cpus.push_back(nd.cpu);
+    all.push_back(std::move(nd));
+  }
+  cpu = node_cpus[0];
+  // between nodes: node a's memory to node b's memory or accelerators, and
+  // b's accelerators back to a's memory (the only copies the executor makes)
+  for (const Node& a : all)
+    for (const Node& b : all) {
+      if (&a == &b) continue;
+      const s4u::LinkInRoute out(a.up), in(b.down);
+      zone->add_route(a.cpu->get_netpoint(), b.cpu->get_netpoint(), nullptr, nullptr, {out, in}, false);
+      for (std::size_t i = 0; i < b.devs.size(); ++i) {
+        std::vector<s4u::LinkInRoute> to{out, in}, from(b.pcie[i].rbegin(), b.pcie[i].rend());
+        to.insert(to.end(), b.pcie[i].begin(), b.pcie[i].end());
+        from.push_back(s4u::LinkInRoute(b.up));
+        from.push_back(s4u::LinkInRoute(a.down));
+        zone->add_route(a.cpu->get_netpoint(), b.devs[i]->get_netpoint(), nullptr, nullptr, to, false);
+        zone->add_route(b.devs[i]->get_netpoint(), a.cpu->get_netpoint(), nullptr, nullptr, from, false);
+      }
     }
   zone->seal();
 }
@@ -117,16 +153,68 @@ void SimExecutor::run(rt::Task& t, rt::TaskContext& ctx) {
 }
 
 // A copy in runs without locks held: it takes its simulated time at once.
-void SimExecutor::copy_in(dev::Device& d, void*, const void*, int64_t, int64_t rows, int64_t cols, std::size_t elem) {
-  s4u::Comm::sendto(platform_.cpu, platform_.devices[static_cast<std::size_t>(d.id() - 1)],
-                    static_cast<uint64_t>(rows * cols) * elem);
+// On a cluster a tile's home copy is in the memory of the node owning it
+// (its home device's node). A node's host cores read their own node's
+// memory at no cost. A node that does not hold the tile's current version
+// receives it over the network, once per version, from the holder (the
+// owner, or a node that received it already) that has sent the fewest
+// copies: the owner's interface does not carry every copy, as the MPI
+// layer's binary-tree broadcast spreads them (distributed.cc).
+void SimExecutor::copy_in(dev::Device& d, const rt::Handle& h, void*, const void*, int64_t, int64_t rows, int64_t cols,
+                          std::size_t elem) {
+  const uint64_t bytes = static_cast<uint64_t>(rows * cols) * elem;
+  const int dv = d.id();
+  if (platform_.nodes == 1) {
+    in_[static_cast<std::size_t>(dv)] += bytes;
+    s4u::Comm::sendto(platform_.cpu, platform_.host_of(dv), bytes);
+    return;
+  }
+  const auto a = static_cast<std::size_t>(home_node(h)), b = static_cast<std::size_t>(platform_.node_of(dv));
+  s4u::Host* from = platform_.node_cpus[b];
+  std::size_t src = b;
+  bool arrives = false;
+  if (a != b) {
+    Holders& got = received_[&h];
+    if (got.state.empty()) {
+      got.state.assign(platform_.node_cpus.size(), 0);
+      got.sent.assign(platform_.node_cpus.size(), 0);
+    }
+    if (got.state[b] == 0) {  // concurrent readers on b then take only their local hop
+      got.state[b] = 1;
+      src = a;
+      for (std::size_t k = 0; k < got.state.size(); ++k)
+        if (got.state[k] == 2 && got.sent[k] < got.sent[src]) src = k;
+      ++got.sent[src];
+      from = platform_.node_cpus[src];
+      network_ += bytes;
+      arrives = true;
+    }
+  }
+  s4u::Host* to = platform_.host_of(dv);
+  if (from == to) return;
+  in_[static_cast<std::size_t>(dv)] += bytes;
+  s4u::Comm::sendto(from, to, bytes);
+  if (arrives)  // unless a new version was written back meanwhile
+    if (auto it = received_.find(&h); it != received_.end() && it->second.state[b] == 1) it->second.state[b] = 2;
 }
 
 // A copy out may run under a handle's spin lock (write-backs, evictions):
 // yielding there would let another actor spin on it forever, so its time is
-// taken at the actor's next task (or settle()).
-void SimExecutor::copy_out(dev::Device& d, void*, int64_t, const void*, int64_t rows, int64_t cols, std::size_t elem) {
-  deferred_[s4u::this_actor::get_pid()].push_back({d.id(), static_cast<uint64_t>(rows * cols) * elem});
+// taken at the actor's next task (or settle()). On a cluster it goes to the
+// memory of the tile's node, and makes every other node's copy stale.
+void SimExecutor::copy_out(dev::Device& d, const rt::Handle& h, void*, int64_t, const void*, int64_t rows, int64_t cols,
+                           std::size_t elem) {
+  const uint64_t bytes = static_cast<uint64_t>(rows * cols) * elem;
+  const int dv = d.id();
+  s4u::Host* to = platform_.node_cpus[static_cast<std::size_t>(home_node(h))];
+  if (platform_.nodes > 1) {
+    received_.erase(&h);
+    if (home_node(h) != platform_.node_of(dv)) network_ += bytes;
+  }
+  s4u::Host* from = platform_.host_of(dv);
+  if (from == to) return;
+  out_[static_cast<std::size_t>(dv)] += bytes;
+  deferred_[s4u::this_actor::get_pid()].push_back({from, to, bytes});
 }
 
 void SimExecutor::settle() {
@@ -134,8 +222,7 @@ void SimExecutor::settle() {
   if (it == deferred_.end() || it->second.empty()) return;
   std::vector<Out> outs;
   outs.swap(it->second);
-  for (const Out& o : outs)
-    s4u::Comm::sendto(platform_.devices[static_cast<std::size_t>(o.device - 1)], platform_.cpu, o.bytes);
+  for (const Out& o : outs) s4u::Comm::sendto(o.from, o.to, o.bytes);
 }
 
 }  // namespace hetla::sim

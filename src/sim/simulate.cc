@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <simgrid/s4u.hpp>
@@ -80,19 +81,39 @@ template <typename T> void run_routine(const Request& req, int64_t nb) {
 
 // The algorithm's actor: builds the runtime on the simulated seams, runs the
 // routine (its serial loop of insertions), collects the statistics.
-json simulate_in_engine(const MachineModel& model, const Request& req) {
-  Platform platform(model);
+//
+// A cluster (nodes > 1) is one runtime over every node's devices
+// (RuntimeConfig::nodes): device 0 only inserts, then per node its host
+// cores (a SimDevice with a worker per core and the model's host rates) and
+// its accelerators. The same task insertion, distribution (node 2-D
+// block-cyclic, then the node-level one), placement and coherence run as on
+// one node; the executor routes copies between nodes over the network.
+json simulate_in_engine(const MachineModel& model, const Request& req, int nodes, int gp, int gq) {
+  Platform platform(model, nodes);
   std::vector<const Rates*> rates{&model.host};
   rt::RuntimeConfig rc;
-  rc.num_workers = req.cores > 0 ? req.cores : model.cores;
+  const int cores = req.cores > 0 ? req.cores : model.cores;
+  rc.num_workers = nodes > 1 ? 1 : cores;
   rc.schedule = req.schedule;
-  for (std::size_t i = 0; i < model.devices.size(); ++i)
-    for (int k = 0; k < model.devices[i].count; ++k) {
-      rc.accelerators.push_back(
-          std::make_shared<SimDevice>(model.devices[i].count == 1 ? model.devices[i].name : model.devices[i].name + std::to_string(k),
-                                      model.devices[i], static_cast<int>(i)));
-      rates.push_back(&model.devices[i].rates);
+  rc.nodes = nodes, rc.node_p = gp, rc.node_q = gq;
+  DeviceModel host_cores;  // a cluster node's host cores as a device
+  host_cores.name = "cpu";
+  host_cores.rates = model.host;
+  host_cores.link_gbs = 1e6;  // its own node's memory
+  for (int node = 0; node < nodes; ++node) {
+    const std::string pre = nodes > 1 ? "n" + std::to_string(node) + "." : "";
+    if (nodes > 1) {
+      rc.accelerators.push_back(std::make_shared<SimDevice>(pre + "cpu", host_cores, -1, cores));
+      rates.push_back(&model.host);
     }
+    for (std::size_t i = 0; i < model.devices.size(); ++i)
+      for (int k = 0; k < model.devices[i].count; ++k) {
+        rc.accelerators.push_back(std::make_shared<SimDevice>(
+            pre + (model.devices[i].count == 1 ? model.devices[i].name : model.devices[i].name + std::to_string(k)),
+            model.devices[i], static_cast<int>(i)));
+        rates.push_back(&model.devices[i].rates);
+      }
+  }
   auto executor = std::make_shared<SimExecutor>(platform, rates, precision_index(req.precision));
   rc.executor = executor;
   rc.clock = std::make_shared<SimClock>();
@@ -129,13 +150,16 @@ json simulate_in_engine(const MachineModel& model, const Request& req) {
       rt::Runtime& rt = detail::runtime();
       auto st = rt.stats();
       json devs = json::array();
-      for (int d = 0; d < rt.num_devices(); ++d) {
+      for (int d = nodes > 1 ? 1 : 0; d < rt.num_devices(); ++d) {  // a cluster's device 0 computes nothing
         const auto& s = st[static_cast<std::size_t>(d)];
-        devs.push_back({{"name", rt.device(d).name()}, {"workers", d == 0 ? rt.num_host_workers() : 1}, {"tasks", s.tasks}, {"flops", s.flops},
-                        {"busy_seconds", s.busy_seconds}, {"bytes_in", s.bytes_in}, {"bytes_out", s.bytes_out},
-                        {"evictions", s.evictions}});
+        devs.push_back({{"name", rt.device(d).name()}, {"workers", d == 0 ? rt.num_host_workers() : rt.device(d).num_workers()},
+                        {"tasks", s.tasks}, {"flops", s.flops}, {"busy_seconds", s.busy_seconds},
+                        {"bytes_in", nodes > 1 ? executor->bytes_in(d) : s.bytes_in},
+                        {"bytes_out", nodes > 1 ? executor->bytes_out(d) : s.bytes_out},
+                        {"evictions", s.evictions}, {"node", std::max(0, rt.node_of(d))}});
       }
       out["devices"] = devs;
+      out["network_bytes"] = executor->network_bytes();
     } catch (const std::exception& e) {
       out["error"] = e.what();
     }
@@ -151,6 +175,18 @@ Result simulate(const MachineModel& model, const Request& req) {
   if (req.n < 1) throw std::invalid_argument("simulate: n must be >= 1");
   if (req.nrhs < 1) throw std::invalid_argument("simulate: nrhs must be >= 1");
   precision_index(req.precision);
+  const int nodes = req.nodes > 0 ? req.nodes : model.nodes;
+  int gp = req.grid_p, gq = req.grid_q;
+  if (gp <= 0 || gq <= 0) {  // the most square grid, P <= Q
+    gp = static_cast<int>(std::sqrt(static_cast<double>(nodes)));
+    while (nodes % gp) --gp;
+    gq = nodes / gp;
+  }
+  if (gp * gq != nodes)
+    throw std::invalid_argument("simulate: a " + std::to_string(gp) + "x" + std::to_string(gq) + " grid is not " +
+                                std::to_string(nodes) + " nodes");
+  if (nodes > 1 && !(model.network_gbs > 0))
+    throw std::invalid_argument(model.file + ": network.bandwidth_gbs: needed for " + std::to_string(nodes) + " nodes");
   hetla::finalize();  // no runtime threads across fork()
   int fds[2];
   if (pipe(fds) != 0) throw std::runtime_error("simulate: pipe failed");
@@ -162,12 +198,12 @@ Result simulate(const MachineModel& model, const Request& req) {
     json out;
     try {
       int argc = 5;
-      char a0[] = "hetla", a1[] = "--cfg=contexts/factory:thread", a2[] = "--cfg=network/model:CM02",
+      char a0[] = "hetla", a1[] = "--cfg=contexts/factory:raw", a2[] = "--cfg=network/model:CM02",
            a3[] = "--cfg=network/crosstraffic:0", a4[] = "--log=root.thresh:critical";
       char* argv[] = {a0, a1, a2, a3, a4, nullptr};
       s4u::Engine engine(&argc, argv);
       s4u::Engine::set_config("network/TCP-gamma:0");
-      out = simulate_in_engine(model, req);
+      out = simulate_in_engine(model, req, nodes, gp, gq);
     } catch (const std::exception& e) {
       out["error"] = e.what();
     }
@@ -197,7 +233,9 @@ Result simulate(const MachineModel& model, const Request& req) {
   res.flops = nominal_flops(req.routine, n, static_cast<double>(req.nrhs)) * (req.precision == 'c' || req.precision == 'z' ? 4 : 1);
   for (const auto& d : out["devices"])
     res.devices.push_back({d["name"], d["workers"], d["tasks"], d["flops"], d["busy_seconds"], d["bytes_in"], d["bytes_out"],
-                           d["evictions"]});
+                           d["evictions"], d["node"]});
+  res.nodes = nodes, res.grid_p = gp, res.grid_q = gq;
+  res.network_bytes = out["network_bytes"].get<uint64_t>();
   return res;
 }
 

@@ -24,6 +24,11 @@ struct Request {
   std::string distribution;
   /// gemm's split of C's columns ("cpu=0.4,emu0=0.6"; Options::weights).
   std::string weights;
+  /// A cluster: nodes of the model's node (0: the model's network.nodes),
+  /// tiles 2-D block-cyclic over a grid_p x grid_q grid of them (0: the most
+  /// square grid, grid_p <= grid_q). See simgrid_runtime.hpp.
+  int nodes = 0;
+  int grid_p = 0, grid_q = 0;
 };
 
 struct DeviceResult {
@@ -32,12 +37,15 @@ struct DeviceResult {
   uint64_t tasks = 0;
   double flops = 0, busy_seconds = 0;
   uint64_t bytes_in = 0, bytes_out = 0, evictions = 0;
+  int node = 0;  // on a cluster, the node it belongs to
 };
 
 struct Result {
   double seconds = 0;
   double flops = 0;  // the routine's nominal flop count
-  std::vector<DeviceResult> devices;
+  std::vector<DeviceResult> devices;  // on a cluster, node by node (node k's host cores first)
+  int nodes = 1, grid_p = 1, grid_q = 1;
+  uint64_t network_bytes = 0;  // bytes that crossed the network between nodes
 };
 
 /// The routines simulate() takes, for messages.

@@ -248,5 +248,31 @@ TEST(Placement, RandomHookDrawsAmongCapableDevicesReproducibly) {
   for (int i = 0; i < 20; ++i) EXPECT_EQ(a.decide(s).device, 1);
 }
 
+// A cluster simulated as one machine (RuntimeConfig::nodes): device 0 only
+// inserts; host-only work and static panels go to the task's node host
+// (snapshot.host), and device 0 is never chosen.
+TEST(Placement, ClusterHostWorkGoesToTheNodeHost) {
+  auto hg = host_and_gpu();
+  DeviceView node_host = hg[0];
+  node_host.has_kernel = true;
+  std::vector<DeviceView> devs{hg[0], node_host, hg[1], node_host, hg[1]};  // root, node 0, node 1
+  Placement p;
+  auto s = gemm(devs);
+  s.host = 3;
+  s.flags = kHostOnly;
+  EXPECT_EQ(p.decide(s).device, 3);
+  s.flags = kPanel;
+  s.schedule = Schedule::Static;
+  s.home = 4;
+  EXPECT_EQ(p.decide(s).device, 3) << "a static panel runs on its node's host cores";
+  s.flags = kNoFlags;
+  EXPECT_EQ(p.decide(s).device, 4) << "owner computes";
+  s.schedule = Schedule::Dynamic;
+  s.home = -1;
+  for (auto& v : devs) v.queued_ns = 1000000000;
+  devs[0].queued_ns = 0;  // idle, but it only inserts
+  EXPECT_NE(p.decide(s).device, 0);
+}
+
 }  // namespace
 }  // namespace hetla::rt

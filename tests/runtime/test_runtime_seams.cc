@@ -33,8 +33,12 @@ class SimExecutor final : public Executor {
     ++runs;
     t_sim_ns += static_cast<int64_t>(t.flops);  // at 1 flop/ns
   }
-  void copy_in(dev::Device&, void*, const void*, int64_t, int64_t, int64_t, std::size_t) override { ++copies_in; }
-  void copy_out(dev::Device&, void*, int64_t, const void*, int64_t, int64_t, std::size_t) override { ++copies_out; }
+  void copy_in(dev::Device&, const Handle&, void*, const void*, int64_t, int64_t, int64_t, std::size_t) override {
+    ++copies_in;
+  }
+  void copy_out(dev::Device&, const Handle&, void*, int64_t, const void*, int64_t, int64_t, std::size_t) override {
+    ++copies_out;
+  }
 };
 
 /// An accelerator with gemm only, whose kernels must never run here.

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "sim/simulate.hpp"
 
@@ -161,6 +162,52 @@ TEST(Simulate, ErrorsNameTheField) {
   }
   EXPECT_THROW(parse_model(R"({"cores": 1})", "x.json"), std::runtime_error);
   EXPECT_THROW(find_model("no-such-machine"), std::runtime_error);
+}
+
+// A node of two cores and one accelerator; nodes joined by a 1 GB/s network.
+const char* kNode = R"({"name": "node", "host": {"cores": 2, "kernels": {
+  "potrf": {"d": 5}, "trsm": {"d": 10}, "herk": {"d": 10}, "gemm": {"d": 10}}},
+  "devices": [{"name": "gpu", "link_gbs": 6, "kernels": {"trsm": {"d": 100}, "herk": {"d": 100}, "gemm": {"d": 100}}}],
+  "network": {"nodes": 4, "bandwidth_gbs": 1, "latency_us": 2}})";
+
+// 2 x 2 nodes: tile (i, j) on node (i mod 2) * 2 + j mod 2 (mpi::Grid's
+// mapping), so every node owns tiles and computes; tiles cross the network.
+TEST(SimulateCluster, TilesSpreadOverEveryNode) {
+  const MachineModel m = parse_model(kNode, "node");
+  Request r;
+  r.n = 1600;
+  r.nb = 200;
+  r.schedule = rt::Schedule::Static;
+  r.nodes = 4;
+  r.grid_p = 2, r.grid_q = 2;
+  const Result res = simulate(m, r);
+  ASSERT_EQ(res.nodes, 4);
+  ASSERT_EQ(res.devices.size(), 8u);  // per node: its host cores, its gpu
+  std::vector<double> flops(4);
+  uint64_t tasks = 0;
+  for (const auto& d : res.devices) flops[static_cast<std::size_t>(d.node)] += d.flops, tasks += d.tasks;
+  for (int k = 0; k < 4; ++k) EXPECT_GT(flops[static_cast<std::size_t>(k)], 0) << "node " << k;
+  EXPECT_EQ(tasks, 8u * 9 * 10 / 6) << "8 x 8 tiles: potrf, trsm, herk and gemm once each";
+  EXPECT_GT(res.network_bytes, 0u);
+  EXPECT_EQ(res.devices[2].name, "n1.cpu");
+  const Result again = simulate(m, r);
+  EXPECT_EQ(again.seconds, res.seconds);
+  EXPECT_EQ(again.network_bytes, res.network_bytes);
+}
+
+TEST(SimulateCluster, MoreNodesFinishSooner) {
+  const MachineModel m = parse_model(kNode, "node");
+  Request r;
+  r.n = 4000;
+  r.nb = 250;
+  r.schedule = rt::Schedule::Static;
+  r.nodes = 1;
+  const double one = simulate(m, r).seconds;
+  r.nodes = 4;
+  const double four = simulate(m, r).seconds;
+  EXPECT_LT(four, 0.6 * one) << "1 node " << one << " s, 4 nodes " << four << " s";
+  r.grid_p = 3, r.grid_q = 1;
+  EXPECT_THROW(simulate(m, r), std::invalid_argument);
 }
 
 }  // namespace
