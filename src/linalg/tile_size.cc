@@ -27,13 +27,6 @@ bool host_cores_alone() {
   return detail::runtime().num_devices() == 1;
 }
 
-template <typename T> constexpr char precision_letter() {
-  if constexpr (std::is_same_v<T, float>) return 's';
-  else if constexpr (std::is_same_v<T, double>) return 'd';
-  else if constexpr (std::is_same_v<T, std::complex<float>>) return 'c';
-  else return 'z';
-}
-
 // The general size (Cholesky, and the GEMM-shaped routines that share it) is
 // tuned on potrf: its rate is that of its trailing GEMM/HERK updates.
 template <typename T> std::optional<int64_t> tuned(Panels panels, int64_t n) {

@@ -17,24 +17,17 @@
 #include "matgen.hpp"
 #include "mpi/grid.hpp"
 #include "mpi/routines.hpp"
+#include "mpi_support.hpp"
 
 using namespace hetla;
 
 namespace {
 
-std::vector<std::pair<int, int>> grids() {
-  const int np = mpi::world_size();
-  std::vector<std::pair<int, int>> g;
-  for (int p = 1; p <= np; ++p)
-    if (np % p == 0) g.push_back({p, np / p});  // 1 x np, ..., np x 1 (2 x 2 for 4)
-  return g;
-}
+using hetla_mpi_test::grids;
+using hetla_mpi_test::PrecisionName;
+using hetla_mpi_test::Precisions;
 
 template <typename T> class MpiLu : public ::testing::Test {};
-using Precisions = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
-struct PrecisionName {
-  template <typename T> static std::string GetName(int) { return std::string(1, precision_letter<T>()); }
-};
 TYPED_TEST_SUITE(MpiLu, Precisions, PrecisionName);
 
 /// Random entries (|re| + |im| <= 2) plus 4 m at (m - 1 - j, j) for j <
