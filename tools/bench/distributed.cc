@@ -85,6 +85,29 @@ struct Blacs {
   }
 };
 
+/// ScaLAPACK on the same processes, block size and matrix as hetla: the
+/// best time of `call(local array, descriptor, info)` over the repeats, the
+/// input scattered from A0 and converted to ScaLAPACK's local array before
+/// each (not timed). `prepare(loc, desc)` runs once before (workspace queries).
+template <typename T, typename Prepare, typename Call>
+double scalapack_time(const mpi::Grid& g, const Args& a, mpi::DistMatrix<T>& A, const std::vector<T>& A0, int64_t m,
+                      int64_t n, int64_t nb, int& info, Prepare&& prepare, Call&& call) {
+  Blacs blacs(g.p(), g.q());
+  const int64_t lld = std::max<int64_t>(1, A.local_rows());
+  std::vector<T> loc(static_cast<std::size_t>(lld * std::max<int64_t>(1, A.local_cols())));
+  const auto desc = blacs.desc(m, n, nb, lld);
+  info = 0;
+  prepare(loc.data(), desc.data());
+  util::BlasThreadsGuard one(1);  // one rank per core, as hetla's
+  return best_time(
+      g, a.repeat,
+      [&] {
+        A.scatter(A0.data(), m);
+        A.to_scalapack(loc.data(), lld);
+      },
+      [&] { call(loc.data(), desc.data()); });
+}
+
 template <typename T> Result run_potrf(const mpi::Grid& g, const Args& a, int64_t nb) {
   const int64_t n = a.n;
   const Uplo uplo = a.uplo == "U" ? Uplo::Upper : Uplo::Lower;
@@ -102,20 +125,11 @@ template <typename T> Result run_potrf(const mpi::Grid& g, const Args& a, int64_
     if (g.rank() == 0) r.residual = bench::potrf_residual(uplo, n, A0.data(), n, F.data(), n);
   }
   if (a.baseline) {
-    Blacs blacs(g.p(), g.q());
-    const int64_t lld = std::max<int64_t>(1, A.local_rows());
-    std::vector<T> loc(static_cast<std::size_t>(lld * std::max<int64_t>(1, A.local_cols())));
-    const auto desc = blacs.desc(n, n, nb, lld);
     const int ni = static_cast<int>(n);
     int info = 0;
-    util::BlasThreadsGuard one(1);  // one rank per core, as hetla's
-    r.baseline_seconds = best_time(
-        g, a.repeat,
-        [&] {
-          A.scatter(A0.data(), n);
-          A.to_scalapack(loc.data(), lld);
-        },
-        [&] { scalapack::potrf(a.uplo == "U" ? "U" : "L", &ni, loc.data(), desc.data(), &info); });
+    r.baseline_seconds = scalapack_time(
+        g, a, A, A0, n, n, nb, info, [](T*, const int*) {},
+        [&](T* loc, const int* desc) { scalapack::potrf(a.uplo == "U" ? "U" : "L", &ni, loc, desc, &info); });
     r.baseline_info = info;
   }
   return r;
@@ -138,20 +152,12 @@ template <typename T> Result run_getrf(const mpi::Grid& g, const Args& a, int64_
     if (g.rank() == 0) r.residual = bench::getrf_residual(m, n, A0.data(), m, F.data(), m, ipiv.data());
   }
   if (a.baseline) {
-    Blacs blacs(g.p(), g.q());
-    const int64_t lld = std::max<int64_t>(1, A.local_rows());
-    std::vector<T> loc(static_cast<std::size_t>(lld * std::max<int64_t>(1, A.local_cols())));
     std::vector<int> lpiv(static_cast<std::size_t>(A.local_rows() + nb));
-    const auto desc = blacs.desc(m, n, nb, lld);
     int info = 0;
-    util::BlasThreadsGuard one(1);  // one rank per core, as hetla's
-    r.baseline_seconds = best_time(
-        g, a.repeat,
-        [&] {
-          A.scatter(A0.data(), m);
-          A.to_scalapack(loc.data(), lld);
-        },
-        [&] { scalapack::getrf<T>(static_cast<int>(m), static_cast<int>(n), loc.data(), desc.data(), lpiv.data(), &info); });
+    r.baseline_seconds = scalapack_time(
+        g, a, A, A0, m, n, nb, info, [](T*, const int*) {}, [&](T* loc, const int* desc) {
+          scalapack::getrf<T>(static_cast<int>(m), static_cast<int>(n), loc, desc, lpiv.data(), &info);
+        });
     r.baseline_info = info;
   }
   return r;
@@ -174,26 +180,18 @@ template <typename T> Result run_geqrf(const mpi::Grid& g, const Args& a, int64_
     if (g.rank() == 0) r.residual = bench::qr_residual(m, n, A0.data(), m, F.data(), m, tau.data());
   }
   if (a.baseline) {
-    Blacs blacs(g.p(), g.q());
-    const int64_t lld = std::max<int64_t>(1, A.local_rows());
-    std::vector<T> loc(static_cast<std::size_t>(lld * std::max<int64_t>(1, A.local_cols())));
-    std::vector<T> ltau(static_cast<std::size_t>(std::max<int64_t>(1, A.local_cols())));
-    const auto desc = blacs.desc(m, n, nb, lld);
+    std::vector<T> ltau(static_cast<std::size_t>(std::max<int64_t>(1, A.local_cols()))), work;
+    const int mi = static_cast<int>(m), ni = static_cast<int>(n);
     int info = 0;
-    T query{};
-    scalapack::geqrf<T>(static_cast<int>(m), static_cast<int>(n), loc.data(), desc.data(), ltau.data(), &query, -1,
-                        &info);
-    std::vector<T> work(static_cast<std::size_t>(std::max(1.0, static_cast<double>(std::real(query)))));
-    util::BlasThreadsGuard one(1);  // one rank per core, as hetla's
-    r.baseline_seconds = best_time(
-        g, a.repeat,
-        [&] {
-          A.scatter(A0.data(), m);
-          A.to_scalapack(loc.data(), lld);
+    r.baseline_seconds = scalapack_time(
+        g, a, A, A0, m, n, nb, info,
+        [&](T* loc, const int* desc) {  // workspace query
+          T query{};
+          scalapack::geqrf<T>(mi, ni, loc, desc, ltau.data(), &query, -1, &info);
+          work.resize(static_cast<std::size_t>(std::max(1.0, static_cast<double>(std::real(query)))));
         },
-        [&] {
-          scalapack::geqrf<T>(static_cast<int>(m), static_cast<int>(n), loc.data(), desc.data(), ltau.data(),
-                              work.data(), static_cast<int>(work.size()), &info);
+        [&](T* loc, const int* desc) {
+          scalapack::geqrf<T>(mi, ni, loc, desc, ltau.data(), work.data(), static_cast<int>(work.size()), &info);
         });
     r.baseline_info = info;
   }
