@@ -49,23 +49,6 @@ struct BenchArgs {
   const CLI::Option* schedule_option = nullptr;
 };
 
-bool ends_with_nocase(std::string_view s, std::string_view suffix) {
-  if (s.size() < suffix.size()) return false;
-  for (std::size_t i = 0; i < suffix.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(s[s.size() - suffix.size() + i])) != suffix[i]) return false;
-  return true;
-}
-
-CLI::Validator trace_file() {
-  return CLI::Validator(
-      [](std::string& v) {
-        const bool ok =
-            (ends_with_nocase(v, ".json") && v.size() > 5) || (ends_with_nocase(v, ".svg") && v.size() > 4);
-        return ok ? std::string() : "'" + v + "' must end in .json (Chrome trace) or .svg (Gantt chart)";
-      },
-      "");
-}
-
 std::string routine_list() {
   std::string s;
   for (const Routine* r : routines()) s += (s.empty() ? "" : ", ") + r->name;

@@ -2,8 +2,11 @@
 // docs/simulation.md) with the real scheduler on a simulated clock, and
 // --validate compares a prediction for this machine with a measured run.
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -27,6 +30,7 @@ namespace {
 /// The command line of `hetla simulate` (checked before SimGrid is needed).
 struct SimulateArgs {
   std::string routine, machine, devices = "cpu", validate, precision = "d", schedule, grid;
+  std::string trace;  // --trace FILE ("" = none)
   int64_t n = 0, nb = 0, cores = 0, nodes = 0;  // 0: not given (nb 512, cores and nodes: the model's)
   int64_t nrhs = 1;
   bool list = false, json = false;
@@ -51,6 +55,7 @@ void add_options(CLI::App& app, SimulateArgs& a) {
   app.add_option("--devices", a.devices, "devices of --machine this and of --validate's run\n(see hetla bench --help)")->option_text("SPEC")->check(device_list())->capture_default_str();
   app.add_flag("--list-machines", a.list, "print the machine models' names");
   app.add_option("--validate", a.validate, "run ROUTINE here and the simulation of it (--machine this),\nand print both")->option_text("ROUTINE")->check(one_of(kRoutines));
+  app.add_option("--trace", a.trace, "write the task trace of the simulated run (virtual time):\nFILE.json is Chrome trace JSON, FILE.svg a Gantt chart\n(as hetla bench --trace)")->option_text("FILE")->check(trace_file());
   app.add_flag("--json", a.json, "one JSON object instead of text");
 }
 
@@ -158,6 +163,43 @@ void print_result(bool json, const std::string& machine, const sim::Request& q, 
                 static_cast<unsigned long long>(d.evictions));
 }
 
+// The trace of the simulated run, in bench's formats (tools/cmd_bench.cc
+// write_trace): Chrome trace JSON or a Gantt chart in virtual time.
+void write_trace(const std::string& path, const std::string& machine, const sim::Request& q, const sim::Result& r) {
+  const int rows = static_cast<int>(r.trace_rows.size());
+  std::string text;
+  if (ends_with_nocase(path, ".json")) {
+    text = trace::to_chrome_json(r.trace, rows, r.trace_rows);
+  } else {
+    const trace::Summary sum = trace::summarize(r.trace, rows, r.seconds);
+    int workers = 0;  // copy-engine rows are not workers
+    double busy = 0;
+    for (const auto& w : sum.workers)
+      if (!w.transfers_only) ++workers, busy += w.busy;
+    trace::SvgOptions o;
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "hetla simulate %s   precision %c   n=%lld   nb=%lld   on %s", q.routine.c_str(),
+                  q.precision, static_cast<long long>(q.n), static_cast<long long>(q.nb), machine.c_str());
+    o.title = buf;
+    std::snprintf(buf, sizeof buf,
+                  "simulated run: %.3f ms (virtual), %.2f GFLOP/s   |   %d workers%s, %zu tasks and copies, busy %.1f %%, "
+                  "imbalance %.2f",
+                  r.seconds * 1e3, r.seconds > 0 ? r.flops / r.seconds / 1e9 : 0.0, workers,
+                  rows > workers ? (" + " + std::to_string(rows - workers) + " copy engines").c_str() : "",
+                  r.trace.size(), workers > 0 && sum.window > 0 ? 100 * busy / (sum.window * workers) : 0.0,
+                  sum.imbalance);
+    o.subtitle = buf;
+    o.row_names = r.trace_rows;
+    o.t0 = 0;
+    o.t1 = r.seconds;
+    text = trace::to_svg(r.trace, rows, o);
+  }
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) throw std::runtime_error("cannot write trace file '" + path + "': " + std::strerror(errno));
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (std::fclose(f) != 0 || !ok) throw std::runtime_error("error writing trace file '" + path + "'");
+}
+
 // An owned matrix (tile storage) holding the column-major a: the measured run
 // calls the Matrix API on it, as the simulation does on a shape-only matrix,
 // so both insert the same tasks (a view of a column-major array would take
@@ -236,6 +278,7 @@ int simulate(const SimulateArgs& a) {
     if (q.nodes == 0) q.nodes = q.grid_p * q.grid_q;
   }
   const std::string see = " (see hetla simulate --help)";
+  q.trace = !a.trace.empty();
   try {
     if (list) {
       if (json) {
@@ -255,6 +298,7 @@ int simulate(const SimulateArgs& a) {
     q.routine = routine;
     if (q.nb == 0) q.nb = 512;
     q.schedule = a.schedule == "static" ? rt::Schedule::Static : rt::Schedule::Dynamic;
+    if (q.trace) check_output_path(a.trace, "--trace");  // before the run, as bench
     if (!validate.empty()) {
       if (q.precision != 'd') throw UsageError("--validate measures double precision");
       if (q.nodes > 1) throw UsageError("--validate runs on this machine: one node");
@@ -264,6 +308,7 @@ int simulate(const SimulateArgs& a) {
       finalize();
       const sim::MachineModel m = sim::api().this_machine(devices, 'd', q.nb, cores);
       const sim::Result r = sim::api().simulate(m, q);
+      if (q.trace) write_trace(a.trace, "this:" + devices, q, r);
       const double rel = (r.seconds - measured) / measured;
       if (json) {
         print_result(true, "this:" + devices, q, r,
@@ -287,6 +332,7 @@ int simulate(const SimulateArgs& a) {
     // would be 15 M tasks)
     if (a.nb == 0 && nodes > 1) q.nb = std::max<int64_t>(512, ((q.n + 229) / 230 + 7) / 8 * 8);
     const sim::Result r = sim::api().simulate(m, q);
+    if (q.trace) write_trace(a.trace, m.name, q, r);
     print_result(json, m.name, q, r);
     return kExitOk;
   } catch (const UsageError&) {
@@ -309,7 +355,8 @@ int cmd_simulate(int argc, char** argv, int first) {
                "hetla simulate");
   setup_command(app,
                 "ROUTINE -n N --machine NAME|FILE [--nb NB] [--nrhs K] [--precision d] [--cores N]\n"
-                "                      [--schedule dynamic|static] [--devices SPEC] [--nodes K --grid PxQ] [--json]\n"
+                "                      [--schedule dynamic|static] [--devices SPEC] [--nodes K --grid PxQ]\n"
+                "                      [--trace FILE.svg|FILE.json] [--json]\n"
                 "       hetla simulate --list-machines [--json]\n"
                 "       hetla simulate --validate ROUTINE -n N [--devices SPEC] [--nb NB] [--json]",
                 "See docs/simulation.md. Exit status: 0 success, 1 the simulation or the run failed,\n"

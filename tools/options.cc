@@ -1,6 +1,7 @@
 #include "options.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <stdexcept>
 
@@ -174,6 +175,23 @@ CLI::Validator writable_file() {
   return CLI::Validator(
       [](std::string& text) {
         return output_path_problem(text);
+      },
+      "");
+}
+
+bool ends_with_nocase(std::string_view s, std::string_view suffix) {
+  if (s.size() < suffix.size()) return false;
+  for (std::size_t i = 0; i < suffix.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(s[s.size() - suffix.size() + i])) != suffix[i]) return false;
+  return true;
+}
+
+CLI::Validator trace_file() {
+  return CLI::Validator(
+      [](std::string& v) {
+        const bool ok =
+            (ends_with_nocase(v, ".json") && v.size() > 5) || (ends_with_nocase(v, ".svg") && v.size() > 4);
+        return ok ? std::string() : "'" + v + "' must end in .json (Chrome trace) or .svg (Gantt chart)";
       },
       "");
 }

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -39,6 +40,10 @@ CLI::Validator list_of(std::vector<std::string> items);
 CLI::Validator device_list();
 /// A file that can be created or overwritten (check_output_path).
 CLI::Validator writable_file();
+/// `s` ends in `suffix` (lower case), ignoring the case of `s`.
+bool ends_with_nocase(std::string_view s, std::string_view suffix);
+/// A --trace FILE: FILE.json (Chrome trace) or FILE.svg (Gantt chart).
+CLI::Validator trace_file();
 
 /// An option whose words map to values of `target` (an enum): "--uplo L|U".
 /// The first word of each value is the one help shows as the default.

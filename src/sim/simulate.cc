@@ -5,8 +5,11 @@
 
 #include <cmath>
 #include <cstdio>
+#include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <simgrid/s4u.hpp>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -19,6 +22,7 @@
 #include "runtime/runtime.hpp"
 #include "sim/sim_device.hpp"
 #include "sim/simgrid_runtime.hpp"
+#include "trace/trace.hpp"
 
 namespace hetla::sim {
 
@@ -79,6 +83,16 @@ template <typename T> void run_routine(const Request& req, int64_t nb) {
   }
 }
 
+// A trace label read back from the child: trace::Event keeps a static
+// string, so each distinct label is kept for the life of the process (a
+// routine has a dozen).
+const char* intern_label(const std::string& s) {
+  static std::mutex m;
+  static std::set<std::string> labels;
+  std::lock_guard<std::mutex> lk(m);
+  return labels.insert(s).first->c_str();
+}
+
 // The algorithm's actor: builds the runtime on the simulated seams, runs the
 // routine (its serial loop of insertions), collects the statistics.
 //
@@ -121,12 +135,17 @@ json simulate_in_engine(const MachineModel& model, const Request& req, int nodes
   const int64_t nb = req.nb > 0 ? req.nb : 512;
   const int p = precision_index(req.precision);
   json out;
+  std::unique_ptr<trace::Recorder> recorder;
   s4u::Actor::create("main", platform.cpu, [&] {
     try {
       detail::init_runtime(rc);
       {
         std::lock_guard<std::recursive_mutex> lk(detail::call_mutex());
         rt::Runtime& rt = detail::runtime();
+        if (req.trace) {  // its time stamps come from the runtime's clock: SimClock
+          recorder = std::make_unique<trace::Recorder>(rt.num_trace_rows());
+          rt.set_trace(recorder.get());
+        }
         // Placement weighs devices by the model's rates at this tile size, as
         // calibration would on the real machine.
         for (int d = 0; d < rt.num_devices(); ++d)
@@ -160,6 +179,24 @@ json simulate_in_engine(const MachineModel& model, const Request& req, int nodes
       }
       out["devices"] = devs;
       out["network_bytes"] = executor->network_bytes();
+      if (recorder) {
+        rt.set_trace(nullptr);
+        // Rows named as bench names them (tools/bench/common.cc TraceCapture).
+        json rows = json::array(), events = json::array();
+        for (int w = 0; w < rt.num_workers(); ++w) {
+          std::string name = "worker " + std::to_string(w) + (w == 0 ? " (caller)" : "");
+          if (rt.num_devices() > 1) name += " [" + rt.device(rt.device_of_worker(w)).name() + "]";
+          rows.push_back(std::move(name));
+        }
+        for (int d = 1; d < rt.num_devices(); ++d)
+          if (rt.copy_engine_row(d) >= 0) rows.push_back(rt.device(d).name() + " copy");
+        // Time stamps are absolute virtual seconds (SimClock): from the
+        // routine's start, as the predicted seconds are.
+        for (const trace::Event& e : recorder->events())
+          events.push_back({e.label, e.worker, e.start - t0, e.end - t0, e.bytes, static_cast<int>(e.kind)});
+        out["trace_rows"] = std::move(rows);
+        out["trace"] = std::move(events);
+      }
     } catch (const std::exception& e) {
       out["error"] = e.what();
     }
@@ -236,6 +273,16 @@ Result simulate(const MachineModel& model, const Request& req) {
                            d["evictions"], d["node"]});
   res.nodes = nodes, res.grid_p = gp, res.grid_q = gq;
   res.network_bytes = out["network_bytes"].get<uint64_t>();
+  if (out.contains("trace")) {
+    res.trace_rows = out["trace_rows"].get<std::vector<std::string>>();
+    res.trace.reserve(out["trace"].size());
+    for (const auto& e : out["trace"]) {
+      trace::Event ev{intern_label(e[0].get<std::string>()), e[1].get<int>(), e[2].get<double>(), e[3].get<double>()};
+      ev.bytes = e[4].get<uint64_t>();
+      ev.kind = static_cast<trace::Kind>(e[5].get<int>());
+      res.trace.push_back(ev);
+    }
+  }
   return res;
 }
 

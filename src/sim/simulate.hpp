@@ -9,6 +9,7 @@
 
 #include "runtime/placement.hpp"
 #include "sim/model.hpp"
+#include "trace/trace.hpp"
 
 namespace hetla::sim {
 
@@ -29,6 +30,10 @@ struct Request {
   /// square grid, grid_p <= grid_q). See simgrid_runtime.hpp.
   int nodes = 0;
   int grid_p = 0, grid_q = 0;
+  /// Record the task trace of the run (Result::trace): the runtime's own
+  /// trace recorder on the simulated clock, as `hetla bench --trace` records
+  /// a real run.
+  bool trace = false;
 };
 
 struct DeviceResult {
@@ -46,6 +51,13 @@ struct Result {
   std::vector<DeviceResult> devices;  // on a cluster, node by node (node k's host cores first)
   int nodes = 1, grid_p = 1, grid_q = 1;
   uint64_t network_bytes = 0;  // bytes that crossed the network between nodes
+  /// Request::trace: every task and copy, in virtual seconds since the
+  /// routine's start (the runtime's rows: its workers, then each
+  /// accelerator's copy engine), and a name per row as bench names them
+  /// ("worker 3 [gpu1]"; on a cluster the device names carry the node,
+  /// "n2.gpu1"). Labels point to strings that live as long as the process.
+  std::vector<trace::Event> trace;
+  std::vector<std::string> trace_rows;
 };
 
 /// The routines simulate() takes, for messages.

@@ -4,6 +4,7 @@
 // placement.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -208,6 +209,74 @@ TEST(SimulateCluster, MoreNodesFinishSooner) {
   EXPECT_LT(four, 0.6 * one) << "1 node " << one << " s, 4 nodes " << four << " s";
   r.grid_p = 3, r.grid_q = 1;
   EXPECT_THROW(simulate(m, r), std::invalid_argument);
+}
+
+
+// Request::trace: the runtime's recorder on the simulated clock. Every
+// worker's row has tasks, the last event ends at the predicted time (the
+// clock counts whole nanoseconds), a row's task time is its device's busy
+// time, and copies are on the accelerator's rows with their bytes.
+TEST(SimulateTrace, EveryWorkerHasTasksAndTheTraceEndsAtThePredictedTime) {
+  MachineModel m = parse_model(kOneCore, "one-core");
+  Request r;
+  r.n = 300;
+  r.nb = 100;  // 3 x 3 tiles: the two trsm after potrf(0) run on both cores
+  r.cores = 2;
+  EXPECT_TRUE(simulate(m, r).trace.empty()) << "no trace unless asked";
+  r.trace = true;
+  const Result res = simulate(m, r);
+  ASSERT_EQ(res.trace_rows.size(), 2u);
+  EXPECT_EQ(res.trace_rows[0], "worker 0 (caller)");
+  std::vector<int> tasks(2);
+  double end = 0, busy = 0;
+  for (const trace::Event& e : res.trace) {
+    ASSERT_GE(e.worker, 0);
+    ASSERT_LT(e.worker, 2);
+    EXPECT_GE(e.start, 0.0);
+    EXPECT_GE(e.end, e.start);
+    ++tasks[static_cast<std::size_t>(e.worker)];
+    end = std::max(end, e.end);
+    busy += e.end - e.start;
+  }
+  EXPECT_GT(tasks[0], 0);
+  EXPECT_GT(tasks[1], 0);
+  EXPECT_EQ(static_cast<uint64_t>(tasks[0] + tasks[1]), res.devices[0].tasks);  // 3 x 4 x 5 / 6 = 10
+  EXPECT_NEAR(end, res.seconds, 2e-9);
+  EXPECT_NEAR(busy, res.devices[0].busy_seconds, 1e-8);
+}
+
+TEST(SimulateTrace, AcceleratorRowsHoldTheirTasksAndCopies) {
+  const MachineModel m = parse_model(kNode, "node");
+  Request r;
+  r.n = 1600;
+  r.nb = 200;
+  r.nodes = 2;
+  r.schedule = rt::Schedule::Static;
+  r.trace = true;
+  const Result res = simulate(m, r);
+  ASSERT_EQ(res.devices.size(), 4u);  // n0.cpu, n0.gpu, n1.cpu, n1.gpu
+  // a row per worker (device 0's inserting worker, two cores per node, a gpu per node), maybe copy engines
+  ASSERT_GE(res.trace_rows.size(), 7u);
+  std::vector<uint64_t> tasks(res.trace_rows.size()), copied(res.trace_rows.size());
+  double end = 0;
+  for (const trace::Event& e : res.trace) {
+    const auto w = static_cast<std::size_t>(e.worker);
+    ASSERT_LT(w, tasks.size());
+    if (trace::is_transfer(e)) copied[w] += e.bytes;
+    else ++tasks[w];
+    end = std::max(end, e.end);
+  }
+  EXPECT_NEAR(end, res.seconds, 2e-9);
+  for (const auto& d : res.devices) {  // the device's rows hold its task count
+    uint64_t n = 0;
+    for (std::size_t w = 0; w < tasks.size(); ++w)
+      if (res.trace_rows[w].find("[" + d.name + "]") != std::string::npos) n += tasks[w];
+    EXPECT_EQ(n, d.tasks) << d.name;
+    EXPECT_GT(n, 0u) << d.name;
+  }
+  uint64_t bytes = 0;
+  for (uint64_t b : copied) bytes += b;
+  EXPECT_GT(bytes, 0u) << "the gpus' copies are in the trace";
 }
 
 }  // namespace
