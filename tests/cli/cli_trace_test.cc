@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -223,6 +224,60 @@ TEST(Cli, TraceFileThatCannotBeWrittenIsRejectedBeforeTheRun) {
   EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
   std::filesystem::remove_all(dir);
+}
+
+
+// simulate --trace: the simulated run's trace (virtual time) in bench's
+// formats; every accelerator's worker has tasks, the last event ends at the
+// predicted seconds (the trace is in microseconds to the nanosecond).
+TEST(Cli, SimulateWritesTheTraceOfTheSimulatedRun) {
+  TempDir dir;
+  const std::string args = "simulate potrf -n 2000 --nb 200 --machine seed000-system-a --cores 2 --json --trace ";
+  auto r = run(args + dir.path + "/t.json");
+  if (r.rc == 2 && r.err.find("no simulation") != std::string::npos) GTEST_SKIP() << "built without SimGrid";
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  const Json out = Json::parse(r.out);
+  const Json doc = Json::parse(slurp(dir.path + "/t.json"));
+  std::map<int, std::string> rows;
+  std::map<int, int> tasks;
+  double end = 0;
+  for (const auto& e : doc.at("traceEvents")) {
+    const int tid = e.at("tid").get<int>();
+    if (e.at("ph") == "M") rows[tid] = e.at("args").at("name").get<std::string>();
+    if (e.at("ph") != "X") continue;
+    end = std::max(end, e.at("ts").get<double>() + e.at("dur").get<double>());
+    if (e.at("cat") != "transfer") ++tasks[tid];
+  }
+  ASSERT_EQ(rows.size(), 8u) << "2 cores and 6 K20c";
+  int gpus = 0, cpu_tasks = 0;
+  for (const auto& [tid, name] : rows) {
+    if (name.find("[k20c") != std::string::npos) {
+      ++gpus;
+      EXPECT_GT(tasks[tid], 0) << name;
+    } else {
+      cpu_tasks += tasks[tid];
+    }
+  }
+  EXPECT_EQ(gpus, 6);
+  EXPECT_GT(cpu_tasks, 0) << "the panel (potrf) runs on the cores";
+  EXPECT_NEAR(end, out.at("seconds").get<double>() * 1e6, 0.01);
+
+  r = run(args + dir.path + "/t.svg");
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  const std::string svg = slurp(dir.path + "/t.svg");
+  EXPECT_EQ(svg.rfind("<svg ", 0), 0u);
+  EXPECT_NE(svg.find("hetla simulate potrf"), std::string::npos);
+  const std::vector<int> per_row = svg_rects_per_row(svg);
+  ASSERT_EQ(per_row.size(), 8u);
+  for (std::size_t i = 2; i < per_row.size(); ++i) EXPECT_GT(per_row[i], 0) << "row " << i;
+
+  // rejected before the run, as bench's
+  for (const std::string path : {dir.path + "/t.txt", std::string("/nonexistent-hetla-dir/t.svg")}) {
+    r = run(args + path);
+    EXPECT_EQ(r.rc, 2) << path << r.out << r.err;
+    EXPECT_NE((r.out + r.err).find("--trace: '" + path + "'"), std::string::npos) << r.out << r.err;
+    EXPECT_EQ(r.out.find("\"seconds\""), std::string::npos) << "ran anyway: " << r.out;  // --json: the error is the output
+  }
 }
 
 }  // namespace
