@@ -222,9 +222,11 @@ TEST(SimulateTrace, EveryWorkerHasTasksAndTheTraceEndsAtThePredictedTime) {
   r.n = 300;
   r.nb = 100;  // 3 x 3 tiles: the two trsm after potrf(0) run on both cores
   r.cores = 2;
-  EXPECT_TRUE(simulate(m, r).trace.empty()) << "no trace unless asked";
+  const Result untraced = simulate(m, r);
+  EXPECT_TRUE(untraced.trace.empty()) << "no trace unless asked";
   r.trace = true;
   const Result res = simulate(m, r);
+  EXPECT_EQ(res.seconds, untraced.seconds) << "recording takes no virtual time";
   ASSERT_EQ(res.trace_rows.size(), 2u);
   EXPECT_EQ(res.trace_rows[0], "worker 0 (caller)");
   std::vector<int> tasks(2);
