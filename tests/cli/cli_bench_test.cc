@@ -246,5 +246,11 @@ TEST(Cli, BenchReportsPeakMemoryOfTheRun) {
   ASSERT_TRUE(is_positive_number(recs[0]["peak_rss_mb"])) << r.out;
   if (recs[0]["run_rss_mb"] == "null") GTEST_SKIP() << "the peak cannot be reset here (/proc/self/clear_refs)";
   const double matrix_mb = 1500.0 * 1500 * 8 / (1 << 20);
-  EXPECT_LT(std::stod(recs[0]["run_rss_mb"]), 0.35 * matrix_mb) << r.out;
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  // Sanitizer builds pad and quarantine every allocation (6.7 MiB measured).
+  constexpr double kShare = 0.75;
+#else
+  constexpr double kShare = 0.35;
+#endif
+  EXPECT_LT(std::stod(recs[0]["run_rss_mb"]), kShare * matrix_mb) << r.out;
 }

@@ -161,7 +161,9 @@ std::vector<Case> cases() {
   // Memory lost with the fault: recovered from the host checkpoints.
   for (Routine r : {Routine::Potrf, Routine::Getrf, Routine::Geqrf})
     for (Schedule s : {Schedule::Dynamic, Schedule::Static}) {
-      out.push_back({r, s, "fail=lost@1", true});
+      // (dynamic placement may give emu1 no kernel at all: seen once under
+      // ASan on a loaded machine, getrf; static placement always does)
+      out.push_back({r, s, "fail=lost@1", s == Schedule::Static});
       out.push_back({r, s, "fail=lost@6", false});
     }
   for (Routine r : {Routine::Geqrf, Routine::Gemm}) out.push_back({r, Schedule::Static, "fail=copy@5", false});
