@@ -134,6 +134,8 @@ class Device : public Kernels<float>,
   /// device runs anything (the device list's fail=... keys).
   void set_fault_plan(const FaultPlan& plan) { faults_.arm(plan); }
   const FaultInjector& faults() const { return faults_; }
+  /// Operations while paused neither count toward nor fire an injected fault.
+  void pause_faults(bool on) { faults_.pause(on); }
 
  protected:
   /// Every device calls this at each kernel, copy and allocation: throws the

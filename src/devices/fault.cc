@@ -10,11 +10,12 @@ void FaultInjector::arm(const FaultPlan& plan) {
   plan_ = plan;
   kernels_ = copies_ = allocs_ = 0;
   rng_ = plan.seed * 0x9E3779B97F4A7C15ull | 1;
-  faulted_ = lost_ = false;
+  faulted_ = lost_ = paused_ = false;
 }
 
 void FaultInjector::check(const Device& d, FaultOp op) {
   const FaultPlan& f = plan_;
+  if (paused_.load()) return;
   if (lost_.load()) throw DeviceError(d, d.name() + ": device memory lost (injected fault)", true);
   const uint64_t n = (op == FaultOp::Kernel ? kernels_ : op == FaultOp::Copy ? copies_ : allocs_).fetch_add(1) + 1;
   const char* what = op == FaultOp::Kernel ? "kernel" : op == FaultOp::Copy ? "copy" : "allocation";

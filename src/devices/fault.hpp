@@ -43,12 +43,15 @@ class FaultInjector {
   void check(const Device& d, FaultOp op);
   /// An injected fault has fired (hetla bench soak counts them).
   bool fired() const { return faulted_.load(); }
+  /// While paused, operations neither count nor fail (warm_up_kernels: work
+  /// outside any call must not move the K of fail=kernel@K).
+  void pause(bool on) { paused_ = on; }
 
  private:
   FaultPlan plan_;
   std::atomic<uint64_t> kernels_{0}, copies_{0}, allocs_{0};  // operations so far
   std::atomic<uint64_t> rng_{1};                              // random faults' xorshift state
-  std::atomic<bool> faulted_{false}, lost_{false};
+  std::atomic<bool> faulted_{false}, lost_{false}, paused_{false};
 };
 
 }  // namespace hetla::dev

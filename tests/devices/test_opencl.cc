@@ -546,5 +546,34 @@ TEST(OpenCLRecovery, InjectedKernelFaultIsRecoveredOnTheHost) {
 }
 
 
+
+// The benchmarks' warm-up (dev::warm_up_kernels) runs outside any call with
+// the device's faults paused: its kernels must not count toward fail=kernel@K,
+// or the fault fires where no runtime recovers it (hetla bench ...
+// opencl:fail=kernel@2 was an error). The pause itself, on one small gemm (the
+// whole warm-up builds every variant: 19 s on a fresh context here).
+TEST(OpenCLRecovery, PausedFaultsDoNotCount) {
+  HETLA_REQUIRE_OPENCL();
+  auto set = dev::parse_devices("opencl:0:fail=kernel@1");
+  ASSERT_EQ(set.accelerators.size(), 1u);
+  dev::Device& d = *set.accelerators[0];
+  std::vector<double> h(16, 1.0);
+  DeviceMatrix a(d, h, 4, 4, 4), c(d, h, 4, 4, 4);
+  auto gemm = [&] {
+    d.kernels<double>().gemm(Op::NoTrans, Op::NoTrans, 4, 4, 4, 1.0, a.ptr<double>(), 4, a.ptr<double>(), 4, 0.0,
+                             c.ptr<double>(), 4);
+  };
+  d.pause_faults(true);
+  EXPECT_NO_THROW(gemm());
+  d.pause_faults(false);
+  try {
+    gemm();
+    ADD_FAILURE() << "fail=kernel@1: the first kernel outside the pause must throw";
+  } catch (const dev::DeviceError& e) {
+    EXPECT_EQ(e.device(), &d);
+    EXPECT_NE(std::string(e.what()).find("kernel 1 failed (injected fault)"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace hetla
