@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "devices/fault.hpp"
 #include "hetla/types.hpp"
 #include "util/precision.hpp"
 
@@ -129,10 +130,25 @@ class Device : public Kernels<float>,
 
   template <typename T> Kernels<T>& kernels() { return *this; }
 
+  /// Fault injection for tests (devices/fault.hpp): set once, before the
+  /// device runs anything (the device list's fail=... keys).
+  void set_fault_plan(const FaultPlan& plan) { faults_.arm(plan); }
+  const FaultInjector& faults() const { return faults_; }
+  /// Operations while paused neither count toward nor fire an injected fault.
+  void pause_faults(bool on) { faults_.pause(on); }
+
+ protected:
+  /// Every device calls this at each kernel, copy and allocation: throws the
+  /// DeviceError the fault plan asks for there; nothing when none is set.
+  void inject_fault(FaultOp op) {
+    if (faults_.armed()) faults_.check(*this, op);
+  }
+
  private:
   Kind kind_;
   std::string name_;
   int id_ = 0;
+  FaultInjector faults_;
 };
 
 }  // namespace hetla::dev

@@ -61,40 +61,55 @@ std::size_t parse_size(const std::string& s) {
 namespace {
 const char* const kListHint = " (a comma list such as cpu, cpu,opencl or cpu,emu:speed=0.5)";
 
-// fail=alloc|kernel (every allocation / kernel), fail=kernel@K|copy@K|alloc@K|
-// lost@K (the K-th one), fail=random:P (the probability is the next part of
-// the item, since ':' separates keys: emu:fail=random:0.01:seed=3).
+const char* const kFaultUsage = "fail must be kernel@K, copy@K, alloc@K, lost@K (K >= 1) or random:P (0 <= P <= 1)";
+
+// fail=kernel@K|copy@K|alloc@K|lost@K (the K-th one), fail=random:P (the
+// probability is the next part of the item, since ':' separates keys:
+// emu:fail=random:0.01:seed=3). Shared by every device kind.
 void parse_fault(const std::string& item, const std::string& val, const std::vector<std::string>& parts,
-                 std::size_t& p, EmulatedConfig& cfg) {
-  const std::string usage = "device '" + item +
-                            "': fail must be alloc, kernel, kernel@K, copy@K, alloc@K, lost@K (K >= 1) or random:P "
-                            "(0 <= P <= 1)";
-  if (val == "alloc") {
-    cfg.fail_allocation = true;
-    return;
-  }
-  if (val == "kernel") {
-    cfg.fail_kernels = true;
-    return;
-  }
+                 std::size_t& p, FaultPlan& plan, const char* usage = kFaultUsage) {
+  const std::string bad = "device '" + item + "': " + usage;
   if (val == "random") {
-    if (p + 1 >= parts.size() || parts[p + 1].find('=') != std::string::npos) throw std::invalid_argument(usage);
+    if (p + 1 >= parts.size() || parts[p + 1].find('=') != std::string::npos) throw std::invalid_argument(bad);
     const double x = parse_number(item, parts[++p]);
-    if (!(x >= 0 && x <= 1)) throw std::invalid_argument(usage);
-    cfg.faults.probability = x;
+    if (!(x >= 0 && x <= 1)) throw std::invalid_argument(bad);
+    plan.probability = x;
     return;
   }
   const auto at = val.find('@');
-  if (at == std::string::npos) throw std::invalid_argument(usage);
+  if (at == std::string::npos) throw std::invalid_argument(bad);
   const std::string what = val.substr(0, at);
   const double k = parse_number(item, val.substr(at + 1));
-  if (!(k >= 1 && k < 0x1p63) || k != std::floor(k)) throw std::invalid_argument(usage);
+  if (!(k >= 1 && k < 0x1p63) || k != std::floor(k)) throw std::invalid_argument(bad);
   const auto K = static_cast<uint64_t>(k);
-  if (what == "kernel") cfg.faults.kernel_at = K;
-  else if (what == "copy") cfg.faults.copy_at = K;
-  else if (what == "alloc") cfg.faults.alloc_at = K;
-  else if (what == "lost") cfg.faults.lost_at = K;
-  else throw std::invalid_argument(usage);
+  if (what == "kernel") plan.kernel_at = K;
+  else if (what == "copy") plan.copy_at = K;
+  else if (what == "alloc") plan.alloc_at = K;
+  else if (what == "lost") plan.lost_at = K;
+  else throw std::invalid_argument(bad);
+}
+
+void parse_seed(const std::string& item, const std::string& val, FaultPlan& plan) {
+  const double x = parse_number(item, val);
+  if (!(x >= 0 && x < 0x1p63) || x != std::floor(x)) throw std::invalid_argument("device '" + item + "': seed must be an integer >= 0");
+  plan.seed = static_cast<uint64_t>(x);
+}
+
+// opencl/cuda: takes the fail= and seed= keys out of the text after "kind:"
+// (the backend parses the rest: an index, mem=SIZE, ...).
+std::string take_faults(const std::string& item, const std::string& which, FaultPlan& plan) {
+  const auto parts = split(which, ':');
+  std::string rest;
+  bool took = false;
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    const auto eq = parts[p].find('=');
+    const std::string key = eq == std::string::npos ? parts[p] : parts[p].substr(0, eq);
+    if (key == "fail") parse_fault(item, parts[p].substr(eq + 1), parts, p, plan), took = true;
+    else if (key == "seed") parse_seed(item, parts[p].substr(eq + 1), plan), took = true;
+    else rest += (rest.empty() ? "" : ":") + parts[p];
+  }
+  if (!took) return which;  // as written: the backend's messages quote it
+  return rest.empty() ? "0" : rest;
 }
 
 EmulatedConfig parse_emu(const std::string& item, const std::vector<std::string>& parts) {
@@ -118,11 +133,12 @@ EmulatedConfig parse_emu(const std::string& item, const std::vector<std::string>
       if (val != "gemm" && val != "herk") throw std::invalid_argument("device '" + item + "': herk must be gemm or herk");
       cfg.herk_as_gemm = val == "gemm";
     } else if (key == "fail") {  // fault injection for tests (docs/reliability.md)
-      parse_fault(item, val, parts, p, cfg);
+      if (val == "alloc") cfg.fail_allocation = true;   // every allocation
+      else if (val == "kernel") cfg.fail_kernels = true;  // every kernel
+      else parse_fault(item, val, parts, p, cfg.faults,
+                       "fail must be alloc, kernel, kernel@K, copy@K, alloc@K, lost@K (K >= 1) or random:P (0 <= P <= 1)");
     } else if (key == "seed") {
-      const double x = parse_number(item, val);
-      if (!(x >= 0 && x < 0x1p63) || x != std::floor(x)) throw std::invalid_argument("device '" + item + "': seed must be an integer >= 0");
-      cfg.faults.seed = static_cast<uint64_t>(x);
+      parse_seed(item, val, cfg.faults);
     } else {
       throw std::invalid_argument("device '" + item + "': unknown key '" + key + "' (speed, mem, bw, lat, herk, fail, seed)");
     }
@@ -155,8 +171,10 @@ std::vector<DeviceItem> parse_device_list(const std::string& spec) {
     } else if (d.kind == "emu") {
       d.emu = parse_emu(item, parts);
     } else if (d.kind == "opencl" || d.kind == "cuda") {
-      if (d.kind == "cuda" && parts.size() > 2) throw std::invalid_argument("device '" + item + "': expected cuda[:index|all]");
-      d.which = parts.size() >= 2 ? item.substr(d.kind.size() + 1) : "0";  // opencl also takes :mem=SIZE
+      // fail=... and seed=... are ours (fault injection, as for emu); opencl also takes :mem=SIZE
+      d.which = parts.size() >= 2 ? take_faults(item, item.substr(d.kind.size() + 1), d.faults) : "0";
+      if (d.kind == "cuda" && d.which.find(':') != std::string::npos)
+        throw std::invalid_argument("device '" + item + "': expected cuda[:index|all][:fail=...]");
     } else {
       throw std::invalid_argument("device list: unknown device '" + item + "' (cpu, emu, opencl, cuda)");
     }
@@ -183,7 +201,10 @@ DeviceSet parse_devices(const std::string& spec) {
       const auto& kinds = plugin_kinds();
       if (std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
         throw std::invalid_argument("device '" + item + "': the " + kind + " backend is not built into this hetla");
-      for (auto& d : plugin(kind).make_devices(which)) set.accelerators.push_back(d);
+      for (auto& d : plugin(kind).make_devices(which)) {
+        d->set_fault_plan(entry.faults);
+        set.accelerators.push_back(d);
+      }
     }
   }
   if (!set.host_computes && set.accelerators.empty()) throw std::invalid_argument("device list is empty");

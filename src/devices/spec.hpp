@@ -21,7 +21,8 @@ struct DeviceItem {
   std::string kind;    // cpu, emu, opencl or cuda
   int cores = 0;       // cpu:N; 0 = default
   EmulatedConfig emu;  // emu:key=value...
-  std::string which;   // opencl/cuda: everything after "kind:" ("0" when absent); the backend parses it
+  std::string which;   // opencl/cuda: everything after "kind:" but fail=/seed= ("0" when absent); the backend parses it
+  FaultPlan faults;    // opencl/cuda: fail=...:seed=... (fault injection for tests, devices/fault.hpp)
 };
 
 /// The one parser of device lists ("cpu,emu:speed=0.5,opencl"): splits and

@@ -582,6 +582,53 @@ TYPED_TEST(CudaCholesky, LuOnGpuAndGpuPlusCpu) {
   }
 }
 
+// A CUDA failure is a dev::DeviceError (the runtime drops the GPU and
+// recovers the call, docs/reliability.md); fail=... injects one at the K-th
+// kernel / copy / allocation, as on the emulated device.
+TEST(CudaRecovery, InjectedFaultsAreDeviceErrorsAndRecovered) {
+  HETLA_REQUIRE_GPU();
+  {
+    auto set = dev::parse_devices("cuda:0:fail=alloc@1");
+    ASSERT_EQ(set.accelerators.size(), 1u);
+    dev::Device& gpu = *set.accelerators[0];
+    try {
+      gpu.allocate(1024);
+      ADD_FAILURE() << "fail=alloc@1: the first allocation must throw";
+    } catch (const dev::DeviceError& e) {
+      EXPECT_EQ(e.device(), &gpu);
+      EXPECT_NE(std::string(e.what()).find("allocation 1 failed (injected fault)"), std::string::npos) << e.what();
+    }
+  }
+  for (bool lu : {false, true}) {
+    SCOPED_TRACE(lu ? "getrf" : "potrf");
+    // Static 1-D cyclic: the GPU owns every other tile column, so it runs a second kernel.
+    Config cfg;
+    cfg.devices = "cpu,cuda:0:fail=kernel@2";
+    cfg.schedule = Schedule::Static;
+    init(cfg);
+    Options o;
+    o.nb = 64;
+    o.distribution = Distribution::OneD;
+    const int64_t n = 256;
+    const auto A0 = lu ? bench::random_matrix<double>(n, n, n, 2) : bench::random_hpd<double>(n, n, 1);
+    auto A = A0;
+    std::vector<int64_t> ipiv(static_cast<std::size_t>(n));
+    test::must_finish("factor", [&] {
+      EXPECT_EQ(lu ? getrf<double>(n, n, A.data(), n, ipiv.data(), o) : potrf<double>(Uplo::Lower, n, A.data(), n, o), 0);
+    });
+    if (lu) {
+      EXPECT_LT(bench::getrf_residual<double>(n, n, A0.data(), n, A.data(), n, ipiv.data()), bench::kResidualThreshold);
+    } else {
+      EXPECT_LT(bench::potrf_residual(Uplo::Lower, n, A0.data(), n, A.data(), n), bench::kResidualThreshold);
+    }
+    const auto rec = last_recoveries();
+    ASSERT_EQ(rec.size(), 1u);
+    EXPECT_EQ(rec[0].device, "cuda0");
+    EXPECT_NE(rec[0].error.find("kernel 2 failed (injected fault)"), std::string::npos) << rec[0].error;
+  }
+  init();
+}
+
 #endif  // HETLA_HAVE_CUDA
 
 }  // namespace

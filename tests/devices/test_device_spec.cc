@@ -70,3 +70,20 @@ TEST(DeviceSpec, FaultInjectionKeys) {
     }
   }
 }
+
+// opencl/cuda: fail= and seed= are parsed here (devices/fault.hpp), the rest
+// goes to the backend as before.
+TEST(DeviceSpec, FaultKeysOnRealDevices) {
+  const auto items = parse_device_list("opencl:0:mem=1M:fail=random:0.5:seed=4,cuda:fail=copy@3,opencl:all");
+  ASSERT_EQ(items.size(), 3u);
+  EXPECT_EQ(items[0].which, "0:mem=1M");
+  EXPECT_EQ(items[0].faults.probability, 0.5);
+  EXPECT_EQ(items[0].faults.seed, 4u);
+  EXPECT_EQ(items[1].which, "0");
+  EXPECT_EQ(items[1].faults.copy_at, 3u);
+  EXPECT_EQ(items[2].which, "all");
+  EXPECT_FALSE(items[2].faults.any());
+  EXPECT_THROW(parse_device_list("opencl:fail=kernel"), std::invalid_argument);  // every kernel: emu only
+  EXPECT_THROW(parse_device_list("cuda:0:fail=alloc@0"), std::invalid_argument);
+  EXPECT_THROW(parse_device_list("cuda:0:mem=1G"), std::invalid_argument);
+}

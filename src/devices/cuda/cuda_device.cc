@@ -64,10 +64,26 @@ const char* cusolver_status_name(cusolverStatus_t s) {
   }
 }
 
-void check_cuda(cudaError_t e, const std::string& who, const char* call) {
+/// Who reports a CUDA failure: the device's name, and the device itself once
+/// it is open. Its failures are then dev::DeviceErrors, which the runtime
+/// recovers from by dropping the device (docs/reliability.md); while it opens
+/// they are plain errors. The memory counts as lost: after a sticky error
+/// (an illegal address, a launch failure) the CUDA context is unusable, and a
+/// kernel that failed may have written part of a tile.
+struct Origin {
+  std::string who;
+  const Device* device = nullptr;
+};
+
+[[noreturn]] void fail(const Origin& o, const std::string& what) {
+  if (o.device) throw DeviceError(*o.device, o.who + ": " + what, /*memory_lost=*/true);
+  throw std::runtime_error(o.who + ": " + what);
+}
+
+void check_cuda(cudaError_t e, const Origin& o, const char* call) {
   if (e == cudaSuccess) return;
   (void)cudaGetLastError();  // clear a non-sticky error so later calls start clean
-  throw std::runtime_error(who + ": " + call + " failed: " + cuda_error_text(e));
+  fail(o, std::string(call) + " failed: " + cuda_error_text(e));
 }
 
 /// "cublasDgemm", "cusolverDnZpotrf_bufferSize": built only when reporting an error.
@@ -75,28 +91,27 @@ template <typename T> std::string routine(const char* library, const char* name)
   return std::string(library) + static_cast<char>(precision_letter<T>() - 'a' + 'A') + name;
 }
 
-void check_blas(cublasStatus_t s, const std::string& who, const char* call) {
+void check_blas(cublasStatus_t s, const Origin& o, const char* call) {
   if (s == CUBLAS_STATUS_SUCCESS) return;
-  throw std::runtime_error(who + ": " + call + " failed: " + cublasGetStatusName(s) + " (" +
-                           cublasGetStatusString(s) + ")");
+  fail(o, std::string(call) + " failed: " + cublasGetStatusName(s) + " (" + cublasGetStatusString(s) + ")");
 }
-template <typename T> void check_blas(cublasStatus_t s, const std::string& who, const char* name) {
-  if (s != CUBLAS_STATUS_SUCCESS) check_blas(s, who, routine<T>("cublas", name).c_str());
+template <typename T> void check_blas(cublasStatus_t s, const Origin& o, const char* name) {
+  if (s != CUBLAS_STATUS_SUCCESS) check_blas(s, o, routine<T>("cublas", name).c_str());
 }
 
-void check_solver(cusolverStatus_t s, const std::string& who, const char* call) {
+void check_solver(cusolverStatus_t s, const Origin& o, const char* call) {
   if (s == CUSOLVER_STATUS_SUCCESS) return;
-  throw std::runtime_error(who + ": " + call + " failed: " + cusolver_status_name(s));
+  fail(o, std::string(call) + " failed: " + cusolver_status_name(s));
 }
-template <typename T> void check_solver(cusolverStatus_t s, const std::string& who, const char* name) {
-  if (s != CUSOLVER_STATUS_SUCCESS) check_solver(s, who, routine<T>("cusolverDn", name).c_str());
+template <typename T> void check_solver(cusolverStatus_t s, const Origin& o, const char* name) {
+  if (s != CUSOLVER_STATUS_SUCCESS) check_solver(s, o, routine<T>("cusolverDn", name).c_str());
 }
 
 /// Makes `ordinal` the calling thread's current device for a scope and then
 /// restores the previous one (worker threads are already on it: no-op).
 class DeviceGuard {
  public:
-  DeviceGuard(int ordinal, const std::string& who) {
+  DeviceGuard(int ordinal, const Origin& who) {
     int cur = -1;
     check_cuda(cudaGetDevice(&cur), who, "cudaGetDevice");
     if (cur != ordinal) {
@@ -114,8 +129,8 @@ class DeviceGuard {
   int prev_ = -1;
 };
 
-int to_int(int64_t v, const std::string& who, const char* what) {
-  if (v < 0 || v > INT_MAX) throw std::invalid_argument(who + ": " + what + " = " + std::to_string(v) + " is out of range for cuSOLVER");
+int to_int(int64_t v, const Origin& o, const char* what) {
+  if (v < 0 || v > INT_MAX) throw std::invalid_argument(o.who + ": " + what + " = " + std::to_string(v) + " is out of range for cuSOLVER");
   return static_cast<int>(v);
 }
 
@@ -273,9 +288,8 @@ struct CudaLane {
   }
 };
 
-struct CudaDevice::State {
+struct CudaDevice::State : Origin {  // who: "cuda0 (model)"; device: set once open
   int ordinal;
-  std::string who;
   std::vector<std::unique_ptr<CudaLane>> lanes;  // [0, workers): the workers'; last: everyone else's
 
   std::mutex pool_mutex;  // guards what follows
@@ -283,7 +297,7 @@ struct CudaDevice::State {
   std::unordered_map<std::size_t, std::vector<void*>> cache;    // freed blocks by exact size
   std::size_t used = 0, cached = 0;
 
-  State(int ord, std::string name) : ordinal(ord), who(std::move(name)) {}
+  State(int ord, std::string name) : Origin{std::move(name), nullptr}, ordinal(ord) {}
   ~State() {
     // At process exit the CUDA runtime may already be unloaded (static
     // destructors run after its own teardown); the driver then reclaims
@@ -312,7 +326,7 @@ struct CudaDevice::State {
     for (auto it = cache.begin(); it != cache.end() && cached > keep;) {
       auto& blocks = it->second;
       while (!blocks.empty() && cached > keep) {
-        check_cuda(cudaFree(blocks.back()), who, "cudaFree");
+        check_cuda(cudaFree(blocks.back()), *this, "cudaFree");
         blocks.pop_back();
         cached -= it->first;
       }
@@ -332,7 +346,7 @@ CudaDevice::CudaDevice(int ordinal, CudaConfig cfg)
     throw std::invalid_argument("cuda: device " + std::to_string(ordinal) + " does not exist (" +
                                 std::to_string(count) + " CUDA device" + (count == 1 ? "" : "s") + " visible)");
   cudaDeviceProp prop{};
-  check_cuda(cudaGetDeviceProperties(&prop, ordinal), name(), "cudaGetDeviceProperties");
+  check_cuda(cudaGetDeviceProperties(&prop, ordinal), Origin{name()}, "cudaGetDeviceProperties");
   model_ = prop.name;
   total_memory_ = prop.totalGlobalMem;
 
@@ -358,19 +372,20 @@ CudaDevice::CudaDevice(int ordinal, CudaConfig cfg)
   (void)cudaGetLastError();
 
   s_ = std::make_unique<State>(ordinal_, name() + " (" + model_ + ")");
-  DeviceGuard guard(ordinal_, s_->who);
+  DeviceGuard guard(ordinal_, *s_);
   for (int i = 0; i <= cfg_.workers; ++i) {  // the workers' lanes and the auxiliary one
     auto lane = std::make_unique<CudaLane>();
     CudaLane& l = *lane;
     s_->lanes.push_back(std::move(lane));  // owned before anything can throw: ~State releases it
-    check_cuda(cudaStreamCreateWithFlags(&l.stream, cudaStreamNonBlocking), s_->who, "cudaStreamCreate");
-    for (auto& e : l.staged) check_cuda(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), s_->who, "cudaEventCreate");
-    check_blas(cublasCreate(&l.blas), s_->who, "cublasCreate");
-    check_blas(cublasSetStream(l.blas, l.stream), s_->who, "cublasSetStream");
-    check_solver(cusolverDnCreate(&l.solver), s_->who, "cusolverDnCreate");
-    check_solver(cusolverDnSetStream(l.solver, l.stream), s_->who, "cusolverDnSetStream");
-    check_cuda(cudaMalloc(reinterpret_cast<void**>(&l.dev_info), sizeof(int)), s_->who, "cudaMalloc (info)");
+    check_cuda(cudaStreamCreateWithFlags(&l.stream, cudaStreamNonBlocking), *s_, "cudaStreamCreate");
+    for (auto& e : l.staged) check_cuda(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), *s_, "cudaEventCreate");
+    check_blas(cublasCreate(&l.blas), *s_, "cublasCreate");
+    check_blas(cublasSetStream(l.blas, l.stream), *s_, "cublasSetStream");
+    check_solver(cusolverDnCreate(&l.solver), *s_, "cusolverDnCreate");
+    check_solver(cusolverDnSetStream(l.solver, l.stream), *s_, "cusolverDnSetStream");
+    check_cuda(cudaMalloc(reinterpret_cast<void**>(&l.dev_info), sizeof(int)), *s_, "cudaMalloc (info)");
   }
+  s_->device = this;  // open: from now on a failure is a DeviceError (Origin)
 }
 
 CudaDevice::~CudaDevice() = default;
@@ -390,6 +405,7 @@ void CudaDevice::attach_worker(int local_index) {
 // ------------------------------------------------------------------ memory
 
 void* CudaDevice::allocate(std::size_t bytes) {
+  inject_fault(FaultOp::Alloc);  // fault injection for tests (devices/fault.hpp)
   bytes = std::max<std::size_t>(bytes, 1);
   State& s = *s_;
   std::lock_guard<std::mutex> lk(s.pool_mutex);
@@ -400,7 +416,7 @@ void* CudaDevice::allocate(std::size_t bytes) {
     it->second.pop_back();
     s.cached -= bytes;
   } else {
-    DeviceGuard guard(ordinal_, s.who);
+    DeviceGuard guard(ordinal_, s);
     if (cfg_.memory > 0 && s.used + s.cached + bytes > cfg_.memory) s.trim_cache(cfg_.memory - s.used - bytes);
     cudaError_t e = cudaMalloc(&p, bytes);
     if (e == cudaErrorMemoryAllocation && s.cached > 0) {
@@ -412,7 +428,7 @@ void* CudaDevice::allocate(std::size_t bytes) {
       (void)cudaGetLastError();
       return nullptr;
     }
-    check_cuda(e, s.who, "cudaMalloc");
+    check_cuda(e, s, "cudaMalloc");
   }
   s.live.emplace(p, bytes);
   s.used += bytes;
@@ -454,16 +470,16 @@ std::size_t CudaDevice::memory_cached() const {
 void CudaDevice::release_cached() {
   std::lock_guard<std::mutex> lk(s_->pool_mutex);
   if (s_->cached == 0) return;
-  DeviceGuard guard(ordinal_, s_->who);
+  DeviceGuard guard(ordinal_, *s_);
   s_->trim_cache(0);
 }
 
 // ------------------------------------------------------------------ copies
 
 namespace {
-void check_geometry(const std::string& who, const char* what, int64_t host_ld, int64_t rows, int64_t cols, std::size_t elem) {
+void check_geometry(const Origin& o, const char* what, int64_t host_ld, int64_t rows, int64_t cols, std::size_t elem) {
   if (rows < 0 || cols < 0 || host_ld < std::max<int64_t>(rows, 1) || elem == 0)
-    throw std::invalid_argument(who + ": " + what + ": bad tile geometry (rows " + std::to_string(rows) + ", cols " +
+    throw std::invalid_argument(o.who + ": " + what + ": bad tile geometry (rows " + std::to_string(rows) + ", cols " +
                                 std::to_string(cols) + ", host ld " + std::to_string(host_ld) + ", element size " +
                                 std::to_string(elem) + ")");
 }
@@ -482,11 +498,12 @@ template <typename F> void with_stream_drained_on_error(CudaLane& l, F&& f) {
 }  // namespace
 
 void CudaDevice::copy_in(void* dev, const void* host, int64_t host_ld, int64_t rows, int64_t cols, std::size_t elem) {
-  check_geometry(s_->who, "copy_in", host_ld, rows, cols, elem);
+  inject_fault(FaultOp::Copy);
+  check_geometry(*s_, "copy_in", host_ld, rows, cols, elem);
   if (rows == 0 || cols == 0) return;
   CudaLane& l = s_->lane_for_caller(serial_);
   std::lock_guard<std::mutex> lk(l.mutex);
-  DeviceGuard guard(ordinal_, s_->who);
+  DeviceGuard guard(ordinal_, *s_);
   const std::size_t col_bytes = static_cast<std::size_t>(rows) * elem;
   const std::size_t host_pitch = static_cast<std::size_t>(host_ld) * elem;
   const int64_t chunk_cols = std::max<int64_t>(1, static_cast<int64_t>(kStagingChunk / col_bytes));
@@ -497,12 +514,12 @@ void CudaDevice::copy_in(void* dev, const void* host, int64_t host_ld, int64_t r
     if (!l.ensure_staging(chunk_bytes)) {  // no pinned memory: the driver stages pageable memory itself
       check_cuda(cudaMemcpy2DAsync(d, col_bytes, h, host_pitch, col_bytes, static_cast<std::size_t>(cols),
                                    cudaMemcpyHostToDevice, l.stream),
-                 s_->who, "cudaMemcpy2DAsync (host to device)");
+                 *s_, "cudaMemcpy2DAsync (host to device)");
     } else {
       for (int64_t c0 = 0, i = 0; c0 < cols; c0 += chunk_cols, ++i) {
         const int b = static_cast<int>(i & 1);
         const int64_t nc = std::min(chunk_cols, cols - c0);
-        if (i >= 2) check_cuda(cudaEventSynchronize(l.staged[b]), s_->who, "cudaEventSynchronize");
+        if (i >= 2) check_cuda(cudaEventSynchronize(l.staged[b]), *s_, "cudaEventSynchronize");
         auto* buf = static_cast<char*>(l.staging[b]);
         if (host_ld == rows) {
           std::memcpy(buf, h + c0 * host_pitch, static_cast<std::size_t>(nc) * col_bytes);
@@ -511,20 +528,21 @@ void CudaDevice::copy_in(void* dev, const void* host, int64_t host_ld, int64_t r
         }
         check_cuda(cudaMemcpyAsync(d + c0 * col_bytes, buf, static_cast<std::size_t>(nc) * col_bytes,
                                    cudaMemcpyHostToDevice, l.stream),
-                   s_->who, "cudaMemcpyAsync (host to device)");
-        check_cuda(cudaEventRecord(l.staged[b], l.stream), s_->who, "cudaEventRecord");
+                   *s_, "cudaMemcpyAsync (host to device)");
+        check_cuda(cudaEventRecord(l.staged[b], l.stream), *s_, "cudaEventRecord");
       }
     }
-    check_cuda(cudaStreamSynchronize(l.stream), s_->who, "cudaStreamSynchronize (copy_in)");
+    check_cuda(cudaStreamSynchronize(l.stream), *s_, "cudaStreamSynchronize (copy_in)");
   });
 }
 
 void CudaDevice::copy_out(void* host, int64_t host_ld, const void* dev, int64_t rows, int64_t cols, std::size_t elem) {
-  check_geometry(s_->who, "copy_out", host_ld, rows, cols, elem);
+  inject_fault(FaultOp::Copy);
+  check_geometry(*s_, "copy_out", host_ld, rows, cols, elem);
   if (rows == 0 || cols == 0) return;
   CudaLane& l = s_->lane_for_caller(serial_);
   std::lock_guard<std::mutex> lk(l.mutex);
-  DeviceGuard guard(ordinal_, s_->who);
+  DeviceGuard guard(ordinal_, *s_);
   const std::size_t col_bytes = static_cast<std::size_t>(rows) * elem;
   const std::size_t host_pitch = static_cast<std::size_t>(host_ld) * elem;
   const int64_t chunk_cols = std::max<int64_t>(1, static_cast<int64_t>(kStagingChunk / col_bytes));
@@ -535,13 +553,13 @@ void CudaDevice::copy_out(void* host, int64_t host_ld, const void* dev, int64_t 
     if (!l.ensure_staging(chunk_bytes)) {
       check_cuda(cudaMemcpy2DAsync(h, host_pitch, d, col_bytes, col_bytes, static_cast<std::size_t>(cols),
                                    cudaMemcpyDeviceToHost, l.stream),
-                 s_->who, "cudaMemcpy2DAsync (device to host)");
-      check_cuda(cudaStreamSynchronize(l.stream), s_->who, "cudaStreamSynchronize (copy_out)");
+                 *s_, "cudaMemcpy2DAsync (device to host)");
+      check_cuda(cudaStreamSynchronize(l.stream), *s_, "cudaStreamSynchronize (copy_out)");
       return;
     }
     // DMA chunk i into staging[i % 2] while chunk i-1 is unpacked from the other buffer.
     auto unpack = [&](int64_t c0, int b) {
-      check_cuda(cudaEventSynchronize(l.staged[b]), s_->who, "cudaEventSynchronize (copy_out)");
+      check_cuda(cudaEventSynchronize(l.staged[b]), *s_, "cudaEventSynchronize (copy_out)");
       const int64_t nc = std::min(chunk_cols, cols - c0);
       const auto* buf = static_cast<const char*>(l.staging[b]);
       if (host_ld == rows) {
@@ -556,12 +574,12 @@ void CudaDevice::copy_out(void* host, int64_t host_ld, const void* dev, int64_t 
       const int64_t nc = std::min(chunk_cols, cols - c0);
       check_cuda(cudaMemcpyAsync(l.staging[b], d + c0 * col_bytes, static_cast<std::size_t>(nc) * col_bytes,
                                  cudaMemcpyDeviceToHost, l.stream),
-                 s_->who, "cudaMemcpyAsync (device to host)");
-      check_cuda(cudaEventRecord(l.staged[b], l.stream), s_->who, "cudaEventRecord");
+                 *s_, "cudaMemcpyAsync (device to host)");
+      check_cuda(cudaEventRecord(l.staged[b], l.stream), *s_, "cudaEventRecord");
       if (i >= 1) unpack(c0 - chunk_cols, static_cast<int>((i - 1) & 1));
     }
     unpack((i - 1) * chunk_cols, static_cast<int>((i - 1) & 1));
-    check_cuda(cudaStreamSynchronize(l.stream), s_->who, "cudaStreamSynchronize (copy_out)");
+    check_cuda(cudaStreamSynchronize(l.stream), *s_, "cudaStreamSynchronize (copy_out)");
   });
 }
 
@@ -570,57 +588,61 @@ void CudaDevice::copy_out(void* host, int64_t host_ld, const void* dev, int64_t 
 template <typename T>
 void CudaDevice::gemm_t(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, const T* A, int64_t lda, const T* B,
                         int64_t ldb, T beta, T* C, int64_t ldc) {
+  inject_fault(FaultOp::Kernel);
   if (m == 0 || n == 0) return;
   CudaLane& l = s_->lane_for_caller(serial_);
   std::lock_guard<std::mutex> lk(l.mutex);
-  DeviceGuard guard(ordinal_, s_->who);
+  DeviceGuard guard(ordinal_, *s_);
   constexpr bool cplx = is_complex_v<T>;
   check_blas<T>(xgemm<T>(l.blas, blas_op(ta, cplx), blas_op(tb, cplx), m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc),
-                s_->who, "gemm");
-  check_cuda(cudaStreamSynchronize(l.stream), s_->who, "cudaStreamSynchronize (gemm)");
+                *s_, "gemm");
+  check_cuda(cudaStreamSynchronize(l.stream), *s_, "cudaStreamSynchronize (gemm)");
 }
 
 template <typename T>
 void CudaDevice::herk_t(Uplo uplo, Op trans, int64_t n, int64_t k, real_t<T> alpha, const T* A, int64_t lda,
                         real_t<T> beta, T* C, int64_t ldc) {
+  inject_fault(FaultOp::Kernel);
   if (n == 0) return;
   CudaLane& l = s_->lane_for_caller(serial_);
   std::lock_guard<std::mutex> lk(l.mutex);
-  DeviceGuard guard(ordinal_, s_->who);
+  DeviceGuard guard(ordinal_, *s_);
   // As the host BLAS wrapper: syrk takes N/T, herk takes N/C.
   constexpr bool cplx = is_complex_v<T>;
   const cublasOperation_t t = trans == Op::NoTrans ? CUBLAS_OP_N : cplx ? CUBLAS_OP_C : CUBLAS_OP_T;
-  check_blas<T>(xherk<T>(l.blas, blas_fill(uplo), t, n, k, &alpha, A, lda, &beta, C, ldc), s_->who,
+  check_blas<T>(xherk<T>(l.blas, blas_fill(uplo), t, n, k, &alpha, A, lda, &beta, C, ldc), *s_,
                 cplx ? "herk" : "syrk");
-  check_cuda(cudaStreamSynchronize(l.stream), s_->who, "cudaStreamSynchronize (herk)");
+  check_cuda(cudaStreamSynchronize(l.stream), *s_, "cudaStreamSynchronize (herk)");
 }
 
 template <typename T>
 void CudaDevice::trsm_t(Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64_t n, T alpha, const T* A, int64_t lda,
                         T* B, int64_t ldb) {
+  inject_fault(FaultOp::Kernel);
   if (m == 0 || n == 0) return;
   CudaLane& l = s_->lane_for_caller(serial_);
   std::lock_guard<std::mutex> lk(l.mutex);
-  DeviceGuard guard(ordinal_, s_->who);
+  DeviceGuard guard(ordinal_, *s_);
   check_blas<T>(xtrsm<T>(l.blas, blas_side(side), blas_fill(uplo), blas_op(op, is_complex_v<T>), blas_diag(diag), m,
                          n, &alpha, A, lda, B, ldb),
-                s_->who, "trsm");
-  check_cuda(cudaStreamSynchronize(l.stream), s_->who, "cudaStreamSynchronize (trsm)");
+                *s_, "trsm");
+  check_cuda(cudaStreamSynchronize(l.stream), *s_, "cudaStreamSynchronize (trsm)");
 }
 
 template <typename T> int64_t CudaDevice::potrf_t(Uplo uplo, int64_t n, T* A, int64_t lda) {
+  inject_fault(FaultOp::Kernel);
   if (n == 0) return 0;
-  const int ni = to_int(n, s_->who, "potrf n");
-  const int ldi = to_int(lda, s_->who, "potrf lda");
+  const int ni = to_int(n, *s_, "potrf n");
+  const int ldi = to_int(lda, *s_, "potrf lda");
   CudaLane& l = s_->lane_for_caller(serial_);
   std::lock_guard<std::mutex> lk(l.mutex);
-  DeviceGuard guard(ordinal_, s_->who);
+  DeviceGuard guard(ordinal_, *s_);
   const cublasFillMode_t fill = blas_fill(uplo);
   int lwork = 0;
-  check_solver<T>(xpotrf_buffer_size<T>(l.solver, fill, ni, A, ldi, &lwork), s_->who, "potrf_bufferSize");
+  check_solver<T>(xpotrf_buffer_size<T>(l.solver, fill, ni, A, ldi, &lwork), *s_, "potrf_bufferSize");
   const std::size_t need = static_cast<std::size_t>(std::max(lwork, 1)) * sizeof(T);
   if (l.work_bytes < need) {
-    if (l.work) check_cuda(cudaFree(l.work), s_->who, "cudaFree (potrf workspace)");
+    if (l.work) check_cuda(cudaFree(l.work), *s_, "cudaFree (potrf workspace)");
     l.work = nullptr, l.work_bytes = 0;
     cudaError_t e = cudaMalloc(&l.work, need);
     if (e == cudaErrorMemoryAllocation) {  // give the allocation cache back and retry once
@@ -629,17 +651,17 @@ template <typename T> int64_t CudaDevice::potrf_t(Uplo uplo, int64_t n, T* A, in
       e = cudaMalloc(&l.work, need);
     }
     if (e != cudaSuccess) l.work = nullptr;
-    check_cuda(e, s_->who, "cudaMalloc (potrf workspace)");
+    check_cuda(e, *s_, "cudaMalloc (potrf workspace)");
     l.work_bytes = need;
   }
   with_stream_drained_on_error(l, [&] {
-    check_solver<T>(xpotrf<T>(l.solver, fill, ni, A, ldi, static_cast<T*>(l.work), lwork, l.dev_info), s_->who,
+    check_solver<T>(xpotrf<T>(l.solver, fill, ni, A, ldi, static_cast<T*>(l.work), lwork, l.dev_info), *s_,
                     "potrf");
   });
   int info = 0;
-  check_cuda(cudaMemcpyAsync(&info, l.dev_info, sizeof(int), cudaMemcpyDeviceToHost, l.stream), s_->who,
+  check_cuda(cudaMemcpyAsync(&info, l.dev_info, sizeof(int), cudaMemcpyDeviceToHost, l.stream), *s_,
              "cudaMemcpyAsync (potrf info)");
-  check_cuda(cudaStreamSynchronize(l.stream), s_->who, "cudaStreamSynchronize (potrf)");
+  check_cuda(cudaStreamSynchronize(l.stream), *s_, "cudaStreamSynchronize (potrf)");
   if (info < 0)
     throw std::invalid_argument(s_->who + ": " + routine<T>("cusolverDn", "potrf") + ": argument " +
                                 std::to_string(-info) + " had an illegal value");
@@ -649,14 +671,15 @@ template <typename T> int64_t CudaDevice::potrf_t(Uplo uplo, int64_t n, T* A, in
 template <typename T>
 void CudaDevice::trmm_t(Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64_t n, T alpha, const T* A, int64_t lda,
                         T* B, int64_t ldb) {
+  inject_fault(FaultOp::Kernel);
   if (m == 0 || n == 0) return;
   CudaLane& l = s_->lane_for_caller(serial_);
   std::lock_guard<std::mutex> lk(l.mutex);
-  DeviceGuard guard(ordinal_, s_->who);
+  DeviceGuard guard(ordinal_, *s_);
   check_blas<T>(xtrmm<T>(l.blas, blas_side(side), blas_fill(uplo), blas_op(op, is_complex_v<T>), blas_diag(diag), m,
                          n, &alpha, A, lda, B, ldb),
-                s_->who, "trmm");
-  check_cuda(cudaStreamSynchronize(l.stream), s_->who, "cudaStreamSynchronize (trmm)");
+                *s_, "trmm");
+  check_cuda(cudaStreamSynchronize(l.stream), *s_, "cudaStreamSynchronize (trmm)");
 }
 
 bool CudaDevice::has_kernel(KernelId k) const {
@@ -685,6 +708,7 @@ struct AsyncBuffer {
 template <typename T>
 void CudaDevice::laswp_t(int64_t cols, int64_t ntiles, T* const* tiles, const int64_t* mb, const int64_t* ld,
                          int64_t npairs, const int64_t* rows) {
+  inject_fault(FaultOp::Kernel);
   if (cols == 0 || npairs == 0) return;
   const LaswpPlan plan = plan_laswp(ntiles, mb, npairs, rows);
   if (plan.slots == 0) return;
@@ -697,13 +721,13 @@ void CudaDevice::laswp_t(int64_t cols, int64_t ntiles, T* const* tiles, const in
     }
   CudaLane& l = s_->lane_for_caller(serial_);
   std::lock_guard<std::mutex> lk(l.mutex);
-  DeviceGuard guard(ordinal_, s_->who);
+  DeviceGuard guard(ordinal_, *s_);
   AsyncBuffer stage{l.stream}, index{l.stream};
-  check_cuda(cudaMallocAsync(&stage.p, static_cast<std::size_t>(plan.slots * cols) * sizeof(T), l.stream), s_->who,
+  check_cuda(cudaMallocAsync(&stage.p, static_cast<std::size_t>(plan.slots * cols) * sizeof(T), l.stream), *s_,
              "cudaMallocAsync (laswp staging)");
-  check_cuda(cudaMallocAsync(&index.p, moves.size() * sizeof(int), l.stream), s_->who, "cudaMallocAsync (laswp)");
+  check_cuda(cudaMallocAsync(&index.p, moves.size() * sizeof(int), l.stream), *s_, "cudaMallocAsync (laswp)");
   check_cuda(cudaMemcpyAsync(index.p, moves.data(), moves.size() * sizeof(int), cudaMemcpyHostToDevice, l.stream),
-             s_->who, "cudaMemcpyAsync (laswp moves)");
+             *s_, "cudaMemcpyAsync (laswp moves)");
   std::size_t part = 0;
   for (const bool gather : {true, false})
     for (const auto& p : gather ? plan.gather : plan.scatter)
@@ -711,8 +735,8 @@ void CudaDevice::laswp_t(int64_t cols, int64_t ntiles, T* const* tiles, const in
                                           static_cast<int>(ld[p.tile]), stage.p, static_cast<int>(plan.slots),
                                           static_cast<const int*>(index.p) + first[part++],
                                           static_cast<int>(p.count()), static_cast<int>(cols), l.stream),
-                 s_->who, "laswp kernel launch");
-  check_cuda(cudaStreamSynchronize(l.stream), s_->who, "cudaStreamSynchronize (laswp)");
+                 *s_, "laswp kernel launch");
+  check_cuda(cudaStreamSynchronize(l.stream), *s_, "cudaStreamSynchronize (laswp)");
 }
 #else
 /// Through host memory (has_kernel(Laswp) is false without our CUDA
@@ -722,6 +746,7 @@ void CudaDevice::laswp_t(int64_t cols, int64_t ntiles, T* const* tiles, const in
 template <typename T>
 void CudaDevice::laswp_t(int64_t cols, int64_t ntiles, T* const* tiles, const int64_t* mb, const int64_t* ld,
                          int64_t npairs, const int64_t* rows) {
+  inject_fault(FaultOp::Kernel);
   if (cols == 0 || npairs == 0) return;
   std::vector<std::vector<T>> h(static_cast<std::size_t>(ntiles));
   std::vector<T*> hp(static_cast<std::size_t>(ntiles));

@@ -10,8 +10,9 @@
 namespace hetla::dev {
 
 EmulatedDevice::EmulatedDevice(std::string name, EmulatedConfig cfg)
-    : Device(Kind::Emulated, std::move(name)), cfg_(cfg), rng_(cfg.faults.seed * 0x9E3779B97F4A7C15ull | 1) {
+    : Device(Kind::Emulated, std::move(name)), cfg_(cfg) {
   if (!(cfg_.speed > 0 && cfg_.speed <= 1)) throw std::invalid_argument("emulated device: speed must be in (0, 1]");
+  set_fault_plan(cfg_.faults);
 }
 
 EmulatedDevice::~EmulatedDevice() { release_pool(); }
@@ -22,31 +23,9 @@ double EmulatedDevice::thread_cpu_seconds() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-void EmulatedDevice::inject(Op op) {
-  const FaultPlan& f = cfg_.faults;
-  if (lost_.load()) throw DeviceError(*this, name() + ": device memory lost (injected fault)", true);
-  const uint64_t n = (op == Op::Kernel ? kernels_ : op == Op::Copy ? copies_ : allocs_).fetch_add(1) + 1;
-  const char* what = op == Op::Kernel ? "kernel" : op == Op::Copy ? "copy" : "allocation";
-  bool fire = op == Op::Kernel ? n == f.kernel_at || n == f.lost_at : op == Op::Copy ? n == f.copy_at : n == f.alloc_at;
-  if (!fire && f.probability > 0) {
-    uint64_t s = rng_.load(), x;
-    do {
-      x = s;
-      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    } while (!rng_.compare_exchange_weak(s, x));
-    fire = static_cast<double>(x >> 11) * 0x1p-53 < f.probability;
-  }
-  if (!fire || faulted_.exchange(true)) return;
-  const bool lost = op == Op::Kernel && n == f.lost_at;
-  if (lost) lost_ = true;
-  throw DeviceError(*this, name() + ": " + what + " " + std::to_string(n) + " failed (injected fault" +
-                               (lost ? ", device memory lost)" : ")"),
-                    lost);
-}
-
 void* EmulatedDevice::allocate(std::size_t bytes) {
   if (cfg_.fail_allocation) return nullptr;
-  if (cfg_.faults.any()) inject(Op::Alloc);
+  inject_fault(FaultOp::Alloc);
   std::size_t used = used_.load();
   do {
     if (cfg_.memory > 0 && used + bytes > cfg_.memory) return nullptr;
@@ -86,7 +65,7 @@ void EmulatedDevice::throttle(std::chrono::steady_clock::time_point t0, std::siz
 }
 
 void EmulatedDevice::copy_in(void* dev, const void* host, int64_t host_ld, int64_t rows, int64_t cols, std::size_t elem) {
-  if (cfg_.faults.any()) inject(Op::Copy);
+  inject_fault(FaultOp::Copy);
   auto t0 = std::chrono::steady_clock::now();
   auto* d = static_cast<char*>(dev);
   auto* h = static_cast<const char*>(host);
@@ -95,7 +74,7 @@ void EmulatedDevice::copy_in(void* dev, const void* host, int64_t host_ld, int64
 }
 
 void EmulatedDevice::copy_out(void* host, int64_t host_ld, const void* dev, int64_t rows, int64_t cols, std::size_t elem) {
-  if (cfg_.faults.any()) inject(Op::Copy);
+  inject_fault(FaultOp::Copy);
   auto t0 = std::chrono::steady_clock::now();
   auto* d = static_cast<const char*>(dev);
   auto* h = static_cast<char*>(host);

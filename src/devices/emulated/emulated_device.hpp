@@ -15,23 +15,10 @@
 #include <thread>
 
 #include "devices/device.hpp"
+#include "devices/fault.hpp"
 #include "devices/host/host_device.hpp"
 
 namespace hetla::dev {
-
-/// Fault injection for tests (`emu:fail=...`, docs/reliability.md). Counts
-/// are per device and 1-based; 0 = off. Only the first injected fault of a
-/// device fires: the runtime has removed the device by then, and copying its
-/// tiles back (the recovery) must not fail again, unless its memory is lost.
-struct FaultPlan {
-  uint64_t kernel_at = 0;  // fail=kernel@K: the K-th kernel throws a DeviceError
-  uint64_t copy_at = 0;    // fail=copy@K: the K-th copy (either direction)
-  uint64_t alloc_at = 0;   // fail=alloc@K: the K-th allocation
-  uint64_t lost_at = 0;    // fail=lost@K: the K-th kernel, and the device's memory is lost with it
-  double probability = 0;  // fail=random:P: each kernel, copy or allocation, with probability P
-  uint64_t seed = 1;       // seed=S: the random faults' generator
-  bool any() const { return kernel_at || copy_at || alloc_at || lost_at || probability > 0; }
-};
 
 struct EmulatedConfig {
   double speed = 1.0;            // relative to one host core, 0 < speed <= 1
@@ -51,7 +38,7 @@ class EmulatedDevice final : public Device {
   int num_workers() const override { return 1; }
   const EmulatedConfig& config() const { return cfg_; }
   /// An injected fault (FaultPlan) has fired on this device (hetla bench soak counts them).
-  bool fault_fired() const { return faulted_.load(); }
+  bool fault_fired() const { return faults().fired(); }
 
   void* allocate(std::size_t bytes) override;
   void deallocate(void* p, std::size_t bytes) override;
@@ -73,7 +60,7 @@ class EmulatedDevice final : public Device {
   /// still under contention).
   template <typename F> auto stretched(F&& f) {
     if (cfg_.fail_kernels) throw DeviceError(*this, name() + ": kernel failed (injected fault)");
-    if (cfg_.faults.any()) inject(Op::Kernel);
+    inject_fault(FaultOp::Kernel);
     struct Stretch {
       std::chrono::steady_clock::time_point t0;
       double cpu0, speed;
@@ -85,10 +72,6 @@ class EmulatedDevice final : public Device {
     } stretch{std::chrono::steady_clock::now(), thread_cpu_seconds(), cfg_.speed};
     return f();
   }
-  enum class Op { Kernel, Copy, Alloc };
-  /// Throws the DeviceError the fault plan asks for at this operation (and
-  /// any operation once the memory is lost).
-  void inject(Op op);
   static double thread_cpu_seconds();
   void throttle(std::chrono::steady_clock::time_point t0, std::size_t bytes) const;
 
@@ -107,9 +90,6 @@ class EmulatedDevice final : public Device {
 
   EmulatedConfig cfg_;
   std::atomic<std::size_t> used_{0};
-  std::atomic<uint64_t> kernels_{0}, copies_{0}, allocs_{0};  // operations so far (fault plan)
-  std::atomic<uint64_t> rng_;                                 // random faults' xorshift state
-  std::atomic<bool> faulted_{false}, lost_{false};
   // Freed blocks by size, reused by the next allocation of that size (tiles
   // come in few sizes), as a GPU's caching allocator does: fresh pages are
   // slow to map and device memory is slow to allocate. Outside used_: the

@@ -184,6 +184,7 @@ class OpenCLDevice final : public Device {
   void gemm_t(Op ta, Op tb, int64_t m, int64_t n, int64_t k, T alpha, const T* A, int64_t lda, const T* B, int64_t ldb,
               T beta, T* C, int64_t ldc) {
     require<T>("gemm");
+    inject_fault(FaultOp::Kernel);  // fault injection (fail=kernel@K, devices/fault.hpp)
     require_dims("gemm", {m, n, k});
     if (m == 0 || n == 0 || ((k == 0 || alpha == T(0)) && beta == T(1))) return;
     if (k == 0 || alpha == T(0)) return scale_on_host(C, m, n, ldc, beta, Uplo::General);
@@ -217,6 +218,7 @@ class OpenCLDevice final : public Device {
   void herk_t(Uplo uplo, Op trans, int64_t n, int64_t k, real_t<T> alpha, const T* A, int64_t lda, real_t<T> beta, T* C,
               int64_t ldc) {
     require<T>("herk");
+    inject_fault(FaultOp::Kernel);
     require_dims("herk", {n, k});
     if (uplo == Uplo::General) throw std::invalid_argument(who() + ": herk: uplo must be Lower or Upper");
     if (n == 0 || ((k == 0 || alpha == 0) && beta == 1)) return;
@@ -241,6 +243,7 @@ class OpenCLDevice final : public Device {
   void trsm_t(Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64_t n, T alpha, const T* A, int64_t lda, T* B,
               int64_t ldb) {
     require<T>("trsm");
+    inject_fault(FaultOp::Kernel);
     require_dims("trsm", {m, n});
     if (uplo == Uplo::General) throw std::invalid_argument(who() + ": trsm: uplo must be Lower or Upper");
     if (m == 0 || n == 0) return;
@@ -257,6 +260,7 @@ class OpenCLDevice final : public Device {
   void trmm_t(Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64_t n, T alpha, const T* A, int64_t lda, T* B,
               int64_t ldb) {
     require<T>("trmm");
+    inject_fault(FaultOp::Kernel);
     require_dims("trmm", {m, n});
     if (uplo == Uplo::General) throw std::invalid_argument(who() + ": trmm: uplo must be Lower or Upper");
     if (m == 0 || n == 0) return;
@@ -277,6 +281,7 @@ class OpenCLDevice final : public Device {
                const int64_t* rows) {
     static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16);
     require<T>("laswp");
+    inject_fault(FaultOp::Kernel);
     require_dims("laswp", {cols, ntiles, npairs});
     if (cols == 0 || npairs == 0) return;
     const LaswpPlan plan = plan_laswp(ntiles, mb, npairs, rows);
@@ -371,6 +376,7 @@ class OpenCLDevice final : public Device {
   /// this keeps a direct call correct.)
   template <typename T> int64_t potrf_t(Uplo uplo, int64_t n, T* A, int64_t lda) {
     require<T>("potrf");
+    inject_fault(FaultOp::Kernel);
     require_dims("potrf", {n});
     if (n == 0) return 0;
     std::vector<T> h(static_cast<std::size_t>(n * n));
@@ -461,6 +467,7 @@ void OpenCLDevice::attach_worker(int local_index) {
 }
 
 void* OpenCLDevice::allocate(std::size_t bytes) {
+  inject_fault(FaultOp::Alloc);
   if (max_buffer_ > 0 && bytes > max_buffer_)
     throw std::runtime_error(who() + ": a tile of " + std::to_string(bytes) +
                              " bytes exceeds the device's largest buffer (" + std::to_string(max_buffer_) +
@@ -511,11 +518,13 @@ void OpenCLDevice::transfer(bool to_device, cl_mem buf, int64_t dev_ld, void* ho
 }
 
 void OpenCLDevice::copy_in(void* dev, const void* host, int64_t host_ld, int64_t rows, int64_t cols, std::size_t elem) {
+  inject_fault(FaultOp::Copy);
   transfer(true, buffer(dev), rows, const_cast<void*>(host), host_ld, rows, cols, elem);
 }
 
 void OpenCLDevice::copy_out(void* host, int64_t host_ld, const void* dev, int64_t rows, int64_t cols,
                             std::size_t elem) {
+  inject_fault(FaultOp::Copy);
   transfer(false, buffer(dev), rows, host, host_ld, rows, cols, elem);
 }
 
