@@ -16,6 +16,12 @@
 namespace hetla::detail {
 namespace {
 
+dev::EmulatedConfig emulated(double speed) {
+  dev::EmulatedConfig c;
+  c.speed = speed;
+  return c;
+}
+
 // Device k's work in every prefix stays within one column of its share.
 void expect_prefix_balance(const std::vector<double>& weights, const std::vector<double>& work,
                            const std::vector<int>& owners) {
@@ -69,8 +75,8 @@ rt::RuntimeConfig two_emulated() {
   c.pin_threads = false;
   c.prefetch_depth = 0;
   c.schedule = rt::Schedule::Static;
-  c.accelerators.push_back(std::make_shared<dev::EmulatedDevice>("emu0", dev::EmulatedConfig{0.5}));
-  c.accelerators.push_back(std::make_shared<dev::EmulatedDevice>("emu1", dev::EmulatedConfig{0.25}));
+  c.accelerators.push_back(std::make_shared<dev::EmulatedDevice>("emu0", emulated(0.5)));
+  c.accelerators.push_back(std::make_shared<dev::EmulatedDevice>("emu1", emulated(0.25)));
   return c;
 }
 
