@@ -17,4 +17,15 @@ const char* Desc::unsupported(int i, int j, int rows, int cols, const Process& p
   return nullptr;
 }
 
+const char* solve_unsupported(int N, int nrhs, const Desc& A, int ia, int ja, const Desc& B, int ib, int jb,
+                              const Process& p) {
+  if (N < 0 || nrhs < 0) return "invalid argument";
+  if (N == 0 || nrhs == 0) return "empty";
+  if (B.ctxt != A.ctxt) return "A and B in different contexts";
+  if (const char* why = A.unsupported(ia, ja, N, N, p)) return why;
+  if (const char* why = B.unsupported(ib, jb, N, nrhs, p)) return why;
+  if (B.nb != A.nb) return "B's blocks differ from A's";
+  return nullptr;
+}
+
 }  // namespace hetla::scalapack

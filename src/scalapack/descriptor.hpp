@@ -22,4 +22,9 @@ struct Desc {
   const char* unsupported(int i, int j, int rows, int cols, const Process& p) const;
 };
 
+/// The checks a solve (p?potrs, p?posv, p?getrs, p?gesv) makes of A (N x N
+/// at ia, ja) and B (N x nrhs at ib, jb): why hetla cannot run it, or nullptr.
+const char* solve_unsupported(int N, int nrhs, const Desc& A, int ia, int ja, const Desc& B, int ib, int jb,
+                              const Process& p);
+
 }  // namespace hetla::scalapack

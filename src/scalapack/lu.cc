@@ -73,18 +73,6 @@ void getrf(const int* m, const int* n, T* a, const int* ia, const int* ja, const
   });
 }
 
-/// getrs' and gesv's checks of A (N x N) and B (N x nrhs).
-const char* solve_unsupported(int N, int nrhs, const Desc& A, int ia, int ja, const Desc& B, int ib, int jb,
-                              const Process& p) {
-  if (N < 0 || nrhs < 0) return "invalid argument";
-  if (N == 0 || nrhs == 0) return "empty";
-  if (B.ctxt != A.ctxt) return "A and B in different contexts";
-  if (const char* why = A.unsupported(ia, ja, N, N, p)) return why;
-  if (const char* why = B.unsupported(ib, jb, N, nrhs, p)) return why;
-  if (B.nb != A.nb) return "B's blocks differ from A's";
-  return nullptr;
-}
-
 template <typename T>
 void getrs(const char* trans, const int* n, const int* nrhs, const T* a, const int* ia, const int* ja,
            const int* desca, const int* ipiv, T* b, const int* ib, const int* jb, const int* descb, int* info) {
