@@ -130,7 +130,14 @@ TEST_P(Recovery, FailingDeviceCostsTimeNotTheAnswer) {
   EXPECT_LT(difference(got, want), 1e-12) << c.fault;
   const auto rec = last_recoveries();
   if (c.must_fire) {
-    ASSERT_EQ(rec.size(), 1u) << c.fault;
+    if (c.schedule == Schedule::Dynamic && rec.empty()) {
+      // Dynamic placement may give emu1 no task at all (seen under load for
+      // getrf): then its first kernel never came. Static placement always does.
+      detail::CallScope scope;
+      EXPECT_EQ(scope.rt().stats().at(2).tasks, 0u) << c.fault << ": emu1 ran tasks and none failed";
+    } else {
+      ASSERT_EQ(rec.size(), 1u) << c.fault;
+    }
   }
   for (const auto& r : rec) {
     EXPECT_EQ(r.device, "emu1");
@@ -161,9 +168,7 @@ std::vector<Case> cases() {
   // Memory lost with the fault: recovered from the host checkpoints.
   for (Routine r : {Routine::Potrf, Routine::Getrf, Routine::Geqrf})
     for (Schedule s : {Schedule::Dynamic, Schedule::Static}) {
-      // (dynamic placement may give emu1 no kernel at all: seen once under
-      // ASan on a loaded machine, getrf; static placement always does)
-      out.push_back({r, s, "fail=lost@1", s == Schedule::Static});
+      out.push_back({r, s, "fail=lost@1", true});
       out.push_back({r, s, "fail=lost@6", false});
     }
   for (Routine r : {Routine::Geqrf, Routine::Gemm}) out.push_back({r, Schedule::Static, "fail=copy@5", false});
