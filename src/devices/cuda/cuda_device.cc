@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "devices/cuda/cuda_errors.hpp"
 #include "devices/host/host_device.hpp"
 #include "devices/laswp_plan.hpp"
 #include "util/precision.hpp"
@@ -24,6 +25,8 @@
 #endif
 
 namespace hetla::dev {
+
+using namespace cuda_errors;
 
 namespace {
 
@@ -42,70 +45,6 @@ struct Attachment {
   int lane = -1;
 };
 thread_local Attachment t_attached;
-
-std::string cuda_error_text(cudaError_t e) {
-  return std::string(cudaGetErrorName(e)) + " (" + cudaGetErrorString(e) + ")";
-}
-
-const char* cusolver_status_name(cusolverStatus_t s) {
-  switch (s) {
-    case CUSOLVER_STATUS_SUCCESS: return "CUSOLVER_STATUS_SUCCESS";
-    case CUSOLVER_STATUS_NOT_INITIALIZED: return "CUSOLVER_STATUS_NOT_INITIALIZED (library not initialised)";
-    case CUSOLVER_STATUS_ALLOC_FAILED: return "CUSOLVER_STATUS_ALLOC_FAILED (resource allocation failed)";
-    case CUSOLVER_STATUS_INVALID_VALUE: return "CUSOLVER_STATUS_INVALID_VALUE (invalid argument)";
-    case CUSOLVER_STATUS_ARCH_MISMATCH: return "CUSOLVER_STATUS_ARCH_MISMATCH (unsupported GPU architecture)";
-    case CUSOLVER_STATUS_MAPPING_ERROR: return "CUSOLVER_STATUS_MAPPING_ERROR";
-    case CUSOLVER_STATUS_EXECUTION_FAILED: return "CUSOLVER_STATUS_EXECUTION_FAILED (kernel failed to run)";
-    case CUSOLVER_STATUS_INTERNAL_ERROR: return "CUSOLVER_STATUS_INTERNAL_ERROR";
-    case CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED: return "CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED";
-    case CUSOLVER_STATUS_NOT_SUPPORTED: return "CUSOLVER_STATUS_NOT_SUPPORTED";
-    case CUSOLVER_STATUS_INVALID_WORKSPACE: return "CUSOLVER_STATUS_INVALID_WORKSPACE";
-    default: return "cuSOLVER error";
-  }
-}
-
-/// Who reports a CUDA failure: the device's name, and the device itself once
-/// it is open. Its failures are then dev::DeviceErrors, which the runtime
-/// recovers from by dropping the device (docs/reliability.md); while it opens
-/// they are plain errors. The memory counts as lost: after a sticky error
-/// (an illegal address, a launch failure) the CUDA context is unusable, and a
-/// kernel that failed may have written part of a tile.
-struct Origin {
-  std::string who;
-  const Device* device = nullptr;
-};
-
-[[noreturn]] void fail(const Origin& o, const std::string& what) {
-  if (o.device) throw DeviceError(*o.device, o.who + ": " + what, /*memory_lost=*/true);
-  throw std::runtime_error(o.who + ": " + what);
-}
-
-void check_cuda(cudaError_t e, const Origin& o, const char* call) {
-  if (e == cudaSuccess) return;
-  (void)cudaGetLastError();  // clear a non-sticky error so later calls start clean
-  fail(o, std::string(call) + " failed: " + cuda_error_text(e));
-}
-
-/// "cublasDgemm", "cusolverDnZpotrf_bufferSize": built only when reporting an error.
-template <typename T> std::string routine(const char* library, const char* name) {
-  return std::string(library) + static_cast<char>(precision_letter<T>() - 'a' + 'A') + name;
-}
-
-void check_blas(cublasStatus_t s, const Origin& o, const char* call) {
-  if (s == CUBLAS_STATUS_SUCCESS) return;
-  fail(o, std::string(call) + " failed: " + cublasGetStatusName(s) + " (" + cublasGetStatusString(s) + ")");
-}
-template <typename T> void check_blas(cublasStatus_t s, const Origin& o, const char* name) {
-  if (s != CUBLAS_STATUS_SUCCESS) check_blas(s, o, routine<T>("cublas", name).c_str());
-}
-
-void check_solver(cusolverStatus_t s, const Origin& o, const char* call) {
-  if (s == CUSOLVER_STATUS_SUCCESS) return;
-  fail(o, std::string(call) + " failed: " + cusolver_status_name(s));
-}
-template <typename T> void check_solver(cusolverStatus_t s, const Origin& o, const char* name) {
-  if (s != CUSOLVER_STATUS_SUCCESS) check_solver(s, o, routine<T>("cusolverDn", name).c_str());
-}
 
 /// Makes `ordinal` the calling thread's current device for a scope and then
 /// restores the previous one (worker threads are already on it: no-op).
