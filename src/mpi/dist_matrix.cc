@@ -15,6 +15,16 @@ template <typename T> void copy_block(int64_t mb, int64_t nb, const T* src, int6
   for (int64_t j = 0; j < nb; ++j) std::memcpy(dst + j * ldd, src + j * lds, sizeof(T) * static_cast<std::size_t>(mb));
 }
 
+// ScaLAPACK's numroc for a first block on process 0.
+int64_t numroc(int64_t n, int64_t nb, int iproc, int nprocs) {
+  const int64_t blocks = n / nb;
+  int64_t num = (blocks / nprocs) * nb;
+  const int64_t extra = blocks % nprocs;
+  if (iproc < extra) num += nb;
+  else if (iproc == extra) num += n % nb;
+  return num;
+}
+
 std::vector<int> owners(const Grid& g, int64_t m, int64_t n, int64_t nb) {
   const int64_t mt = nb > 0 ? (m + nb - 1) / nb : 0, nt = nb > 0 ? (n + nb - 1) / nb : 0;
   std::vector<int> r(static_cast<std::size_t>(mt * nt));
@@ -25,8 +35,15 @@ std::vector<int> owners(const Grid& g, int64_t m, int64_t n, int64_t nb) {
 }  // namespace
 
 template <typename T>
-DistMatrix<T>::DistMatrix(const Grid& grid, int64_t m, int64_t n, int64_t nb)
-    : grid_(&grid), local_(Matrix<T>::distributed(m, n, nb, owners(grid, m, n, nb), grid.rank())) {}
+DistMatrix<T>::DistMatrix(const Grid& grid, int64_t m, int64_t n, int64_t nb) : grid_(&grid) {
+  detail::require(m >= 0, 2, "DistMatrix", "m < 0");
+  detail::require(n >= 0, 3, "DistMatrix", "n < 0");
+  detail::require(nb > 0, 4, "DistMatrix", "nb < 1");
+  const int64_t lld = std::max<int64_t>(1, numroc(m, nb, grid.rank() / grid.q(), grid.p()));
+  const int64_t cols = numroc(n, nb, grid.rank() % grid.q(), grid.q());
+  owned_ = std::make_shared<std::vector<T>>(static_cast<std::size_t>(lld * cols));
+  local_ = view_scalapack(grid, m, n, nb, owned_->data(), lld).local_;
+}
 
 template <typename T> void DistMatrix<T>::scatter(const T* A, int64_t lda, int root) {
   const int me = grid_->rank();
@@ -49,7 +66,9 @@ template <typename T> void DistMatrix<T>::scatter(const T* A, int64_t lda, int r
           grid_->send(buf.data(), bytes, o);
         }
       } else if (o == me) {
-        grid_->recv(t.data, bytes, root);  // tiles are contiguous (ld = mb)
+        buf.resize(static_cast<std::size_t>(t.mb * t.nb));
+        grid_->recv(buf.data(), bytes, root);
+        copy_block(t.mb, t.nb, buf.data(), t.mb, t.data, t.ld);
       }
     }
 }
@@ -75,22 +94,12 @@ template <typename T> void DistMatrix<T>::gather(T* A, int64_t lda, int root) co
           copy_block(t.mb, t.nb, buf.data(), t.mb, dst, lda);
         }
       } else if (o == me) {
-        grid_->send(t.data, bytes, root);
+        buf.resize(static_cast<std::size_t>(t.mb * t.nb));
+        copy_block(t.mb, t.nb, t.data, t.ld, buf.data(), t.mb);
+        grid_->send(buf.data(), bytes, root);
       }
     }
 }
-
-namespace {
-// ScaLAPACK's numroc for a first block on process 0.
-int64_t numroc(int64_t n, int64_t nb, int iproc, int nprocs) {
-  const int64_t blocks = n / nb;
-  int64_t num = (blocks / nprocs) * nb;
-  const int64_t extra = blocks % nprocs;
-  if (iproc < extra) num += nb;
-  else if (iproc == extra) num += n % nb;
-  return num;
-}
-}  // namespace
 
 template <typename T> int64_t DistMatrix<T>::local_rows() const {
   return numroc(m(), nb(), grid_->rank() / grid_->q(), grid_->p());

@@ -1,12 +1,17 @@
 // A matrix 2-D block-cyclic over a process grid (issue 16): tile (i, j) on
-// process grid.owner(i, j); each process allocates only its own tiles
-// (Matrix::distributed), whose handles name their owner so the runtime infers
-// the transfers. Conversions: scatter from / gather to one process, and the
+// process grid.owner(i, j); each process allocates only its own tiles, as
+// ScaLAPACK's local array (Matrix::distributed_view), so the tiles a process
+// holds of one tile column lie one below the other as a column-major block
+// and its trailing updates can be one GEMM per column (tasks/blas3.hpp,
+// gemm_column); their handles name their owner so the runtime infers the
+// transfers. Conversions: scatter from / gather to one process, and the
 // ScaLAPACK local array of the same distribution (block size nb, first
 // block on process (0, 0)), copied or, by view_scalapack, used in place.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <utility>
+#include <vector>
 
 #include "hetla/matrix.hpp"
 #include "mpi/grid.hpp"
@@ -50,6 +55,7 @@ template <typename T> class DistMatrix {
  private:
   DistMatrix(const Grid& grid, Matrix<T> tiles) : grid_(&grid), local_(std::move(tiles)) {}
   const Grid* grid_;
+  std::shared_ptr<std::vector<T>> owned_;  // the local array (not for view_scalapack)
   Matrix<T> local_;
 };
 

@@ -154,10 +154,8 @@ void gemm_block(rt::Runtime& rt, const Matrix<T>& M, int64_t k, int64_t i1, int6
     b = hetla::detail::as_block(M, k, k, j1, j2);
     c = hetla::detail::as_block(M, i1, i2, j1, j2);
   }
-  if (!a || !b || !c) {
-    for (int64_t j = j1; j <= j2; ++j)
-      for (int64_t i = i1; i <= i2; ++i)
-        tile::gemm(rt, Op::NoTrans, Op::NoTrans, T(-1), ref(M, i, k), ref(M, k, j), T(1), ref(M, i, j), o);
+  if (!a || !b || !c) {  // one GEMM per tile column where its tiles form a block, else per tile
+    for (int64_t j = j1; j <= j2; ++j) tile::gemm_column(rt, Op::NoTrans, T(-1), M, i1, k, ref(M, k, j), T(1), j, o);
     return;
   }
   std::vector<rt::Access> acc;

@@ -12,6 +12,8 @@
 #include <complex>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,6 +30,7 @@
 #include "matgen.hpp"
 #include "mpi/grid.hpp"
 #include "mpi/routines.hpp"
+#include "trace/trace.hpp"
 #include "util/blas_threads.hpp"
 #include "util/hwloc_topology.hpp"
 
@@ -36,7 +39,7 @@ namespace hetla::cli {
 namespace {
 
 struct Args {
-  std::string routine, grid, uplo = "L", precision = "d", devices;
+  std::string routine, grid, uplo = "L", precision = "d", devices, trace;
   int threads = 0;
   int64_t m = -1, n = 0, k = -1, nb = 0;
   int repeat = 1;
@@ -53,16 +56,53 @@ double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// This process's share of a hetla run: its workers' busy time and flops
+// (the runtime's counters) and its task trace, for the per-rank busy %, the
+// rank imbalance and --trace. The last timed run is kept.
+struct RankCapture {
+  std::unique_ptr<trace::Recorder> rec;
+  std::vector<trace::Event> events;
+  int rows = 0, workers = 0;
+  double seconds = 0, busy_seconds = 0, flops = 0;
+
+  void begin() {
+    std::lock_guard<std::recursive_mutex> lock(detail::call_mutex());
+    rt::Runtime& runtime = detail::runtime();
+    if (!rec || rec->num_workers() != runtime.num_trace_rows())
+      rec = std::make_unique<trace::Recorder>(runtime.num_trace_rows());
+    rec->restart();
+    runtime.reset_stats();
+    runtime.set_trace(rec.get());
+  }
+  void end(double s) {
+    std::lock_guard<std::recursive_mutex> lock(detail::call_mutex());
+    rt::Runtime& runtime = detail::runtime();
+    runtime.set_trace(nullptr);
+    busy_seconds = flops = 0;
+    for (const rt::DeviceStats& d : runtime.stats()) busy_seconds += d.busy_seconds, flops += d.flops;
+    workers = runtime.num_workers();
+    rows = rec->num_workers();
+    events = rec->events();
+    seconds = s;
+  }
+};
+RankCapture g_capture;
+
 // Best of `repeat` runs of `run` after `reset` (not timed); the time of the
-// slowest process (the processes start together after a barrier).
-template <typename R, typename F> double best_time(const mpi::Grid& g, int repeat, R&& reset, F&& run) {
+// slowest process (the processes start together after a barrier). `cap`
+// (hetla's runs) records each run.
+template <typename R, typename F>
+double best_time(const mpi::Grid& g, int repeat, R&& reset, F&& run, RankCapture* cap = nullptr) {
   double best = 1e300;
   for (int r = 0; r < repeat; ++r) {
     reset();
     g.barrier();
+    if (cap) cap->begin();
     const double t0 = now();
     run();
-    best = std::min(best, g.max(now() - t0));
+    const double t = now() - t0;
+    if (cap) cap->end(t);
+    best = std::min(best, g.max(t));
   }
   return best;
 }
@@ -117,7 +157,7 @@ template <typename T> Result run_potrf(const mpi::Grid& g, const Args& a, int64_
   if (g.rank() == 0) A0 = bench::random_hpd<T>(n, n, 42);
   mpi::DistMatrix<T> A(g, n, n, nb);
   const uint64_t sent0 = g.bytes_sent();
-  r.seconds = best_time(g, a.repeat, [&] { A.scatter(A0.data(), n); }, [&] { r.info = mpi::potrf(uplo, A); });
+  r.seconds = best_time(g, a.repeat, [&] { A.scatter(A0.data(), n); }, [&] { r.info = mpi::potrf(uplo, A); }, &g_capture);
   r.bytes_sent = static_cast<double>(g.bytes_sent() - sent0) / a.repeat;
   if (a.check) {
     std::vector<T> F(g.rank() == 0 ? static_cast<std::size_t>(n * n) : 0);
@@ -144,7 +184,7 @@ template <typename T> Result run_getrf(const mpi::Grid& g, const Args& a, int64_
   mpi::DistMatrix<T> A(g, m, n, nb);
   std::vector<int64_t> ipiv;
   const uint64_t sent0 = g.bytes_sent();
-  r.seconds = best_time(g, a.repeat, [&] { A.scatter(A0.data(), m); }, [&] { r.info = mpi::getrf(A, ipiv); });
+  r.seconds = best_time(g, a.repeat, [&] { A.scatter(A0.data(), m); }, [&] { r.info = mpi::getrf(A, ipiv); }, &g_capture);
   r.bytes_sent = static_cast<double>(g.bytes_sent() - sent0) / a.repeat;
   if (a.check) {
     std::vector<T> F(g.rank() == 0 ? static_cast<std::size_t>(m * n) : 0);
@@ -172,7 +212,7 @@ template <typename T> Result run_geqrf(const mpi::Grid& g, const Args& a, int64_
   mpi::DistMatrix<T> A(g, m, n, nb);
   std::vector<T> tau;
   const uint64_t sent0 = g.bytes_sent();
-  r.seconds = best_time(g, a.repeat, [&] { A.scatter(A0.data(), m); }, [&] { mpi::geqrf(A, tau); });
+  r.seconds = best_time(g, a.repeat, [&] { A.scatter(A0.data(), m); }, [&] { mpi::geqrf(A, tau); }, &g_capture);
   r.bytes_sent = static_cast<double>(g.bytes_sent() - sent0) / a.repeat;
   if (a.check) {  // ||A - Q R|| on rank 0 (the single-process bench adds ||I - Q^H Q||: tests/mpi does here)
     std::vector<T> F(g.rank() == 0 ? static_cast<std::size_t>(m * n) : 0);
@@ -214,7 +254,7 @@ template <typename T> Result run_gemm(const mpi::Grid& g, const Args& a, int64_t
   const T alpha(1), beta(1);
   const uint64_t sent0 = g.bytes_sent();
   r.seconds = best_time(g, a.repeat, [&] { C.scatter(C0.data(), m); },
-                        [&] { mpi::gemm(Op::NoTrans, Op::NoTrans, alpha, A, B, beta, C); });
+                        [&] { mpi::gemm(Op::NoTrans, Op::NoTrans, alpha, A, B, beta, C); }, &g_capture);
   r.bytes_sent = static_cast<double>(g.bytes_sent() - sent0) / a.repeat;
   if (a.check) {
     std::vector<T> Cd(g.rank() == 0 ? static_cast<std::size_t>(m * n) : 0);
@@ -276,6 +316,29 @@ std::string fmt(double v) {
   return b;
 }
 
+// --trace FILE: each process writes its own, FILE with ".rankR" before the
+// extension (a Gantt chart for .svg, Chrome trace JSON for .json).
+void write_rank_trace(const Args& a, int rank, const RankCapture& cap) {
+  std::string path = a.trace;
+  const std::size_t dot = path.find_last_of('.');
+  const std::string ext = dot == std::string::npos ? "" : path.substr(dot);
+  path = path.substr(0, dot == std::string::npos ? path.size() : dot) + ".rank" + std::to_string(rank) + ext;
+  std::string text;
+  if (ext == ".json") {
+    text = trace::to_chrome_json(cap.events, cap.rows);
+  } else {
+    trace::SvgOptions o;
+    o.title = "hetla " + a.routine + " " + a.precision + " n=" + std::to_string(a.n) + " grid " + a.grid +
+              ", rank " + std::to_string(rank);
+    o.subtitle = "last timed run: " + fmt(cap.seconds) + " s";
+    o.t1 = cap.seconds;
+    text = trace::to_svg(cap.events, cap.rows, o);
+  }
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  const bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (!f || std::fclose(f) != 0 || !ok) throw std::runtime_error("cannot write trace file '" + path + "'");
+}
+
 int bench(const Args& a) {
   const mpi::Grid g = [&]() -> mpi::Grid {
     const auto [p, q] = mpi::parse_grid(a.grid);
@@ -290,6 +353,11 @@ int bench(const Args& a) {
     default: r = run<double>(g, a); break;
   }
   const std::vector<double> sent = g.gather(r.bytes_sent);
+  const RankCapture& cap = g_capture;
+  const std::vector<double> busy =
+      g.gather(cap.seconds > 0 && cap.workers > 0 ? 100 * cap.busy_seconds / (cap.workers * cap.seconds) : 0.0);
+  const std::vector<double> work = g.gather(cap.flops);
+  if (!a.trace.empty()) write_rank_trace(a, g.rank(), cap);
   if (g.rank() != 0) return 0;
   const int64_t nb = a.precision == "s" || a.precision == "c" ? tile_size<float>(a) : tile_size<double>(a);
   const double gflops = r.flops / r.seconds * 1e-9;
@@ -313,9 +381,17 @@ int bench(const Args& a) {
   } else {
     s += ",\"baseline_seconds\":null,\"baseline_gflops\":null,\"ratio\":null";
   }
-  s += ",\"bytes_sent\":[";
-  for (std::size_t i = 0; i < sent.size(); ++i) s += (i ? "," : "") + fmt(sent[i]);
-  s += "]}";
+  auto list = [](const std::vector<double>& v) {
+    std::string l = "[";
+    for (std::size_t i = 0; i < v.size(); ++i) l += (i ? "," : "") + fmt(v[i]);
+    return l + "]";
+  };
+  // rank imbalance: the most flops a process ran over the mean (seed 004 sec. 5.3)
+  const double most = *std::max_element(work.begin(), work.end());
+  double mean = 0;
+  for (double w : work) mean += w / static_cast<double>(work.size());
+  s += ",\"bytes_sent\":" + list(sent) + ",\"busy_pct\":" + list(busy) +
+       ",\"imbalance\":" + (mean > 0 ? fmt(most / mean) : std::string(null)) + "}";
   if (a.json) {
     std::printf("%s\n", s.c_str());
   } else {
@@ -352,6 +428,7 @@ int run_distributed(int argc, char** argv, int first) {
   app.add_flag("--check", a.check, "residual on rank 0");
   app.add_flag("--baseline", a.baseline, "ScaLAPACK on the same processes, block size and matrix");
   app.add_flag("--json", a.json, "one JSON line from rank 0");
+  app.add_option("--trace", a.trace, "each process writes the last hetla run's trace to FILE.rankR.svg|.json");
   app.add_option("--devices", a.devices, "devices of each process (as hetla bench --devices)");
   app.add_option("--threads", a.threads, "host workers per process (default: the node's cores / its processes)")
       ->check(CLI::PositiveNumber);
