@@ -713,6 +713,27 @@ static void test_bad_arguments(void) {
   const int nrhs = 1, two = 2; /* B at row 2: not aligned with A's blocks */
   pdposv_("L", &n, &nrhs, a, &ione, &ione, A.desc, a, &two, &ione, A.desc, &info);
   if (info != -9 || g_xerbla_info != 9 || strcmp(g_xerbla_name, "PDPOSV") != 0) fail("pdposv ib = 2: not argument 9");
+  /* pdgels: trans 'C' is not a real type's; LWORK one below the minimum */
+  double q = 0, tau = 0;
+  int lwork = -1;
+  g_xerbla_info = 0;
+  pdgels_("C", &n, &n, &nrhs, a, &ione, &ione, A.desc, a, &ione, &ione, A.desc, &q, &lwork, &info);
+  if (info != -1 || g_xerbla_info != 1 || strcmp(g_xerbla_name, "PDGELS") != 0) fail("pdgels trans = C: not argument 1");
+  pdgels_("N", &n, &n, &nrhs, a, &ione, &ione, A.desc, a, &ione, &ione, A.desc, &q, &lwork, &info);
+  lwork = (int)q - 1;
+  double* work = malloc(((size_t)q + 1) * sizeof *work);
+  g_xerbla_info = 0;
+  route_begin();
+  pdgels_("N", &n, &n, &nrhs, a, &ione, &ione, A.desc, a, &ione, &ione, A.desc, work, &lwork, &info);
+  route_end(0, "pdgels lwork too small");
+  if (info != -14 || g_xerbla_info != 14) fail("pdgels lwork too small: not argument 14");
+  /* pdormqr: k > m (argument 5); C in another context is -(1400 + 2) in ScaLAPACK */
+  const int k = n + 1;
+  g_xerbla_info = 0;
+  lwork = (int)q;
+  pdormqr_("L", "N", &n, &n, &k, a, &ione, &ione, A.desc, &tau, a, &ione, &ione, A.desc, work, &lwork, &info);
+  if (info >= 0 || g_xerbla_info != -info || strcmp(g_xerbla_name, "PDORMQR") != 0) fail("pdormqr k > m: not reported");
+  free(work);
   free(a);
 }
 
