@@ -15,7 +15,6 @@
 #include "hetla/qr.hpp"
 #include "linalg/qr_internal.hpp"
 #include "runtime/comm.hpp"
-#include "tasks/blas3.hpp"
 #include "tasks/qr_workspace.hpp"
 #include "util/check_args.hpp"
 #include "util/precision.hpp"
