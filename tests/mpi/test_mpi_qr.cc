@@ -182,6 +182,45 @@ TEST(MpiQrGels, ExtremeNormsScaled) {
   }
 }
 
+// The same scaling for minimum norm solutions (A wide, or A^T of a tall A):
+// B's significant rows are op(A)'s, the solution's all max(m, n).
+TEST(MpiQrGels, ExtremeNormsScaledMinimumNorm) {
+  struct Case {
+    int64_t m, n;
+    Op op;
+  };
+  const int64_t nrhs = 2, nb = 32;
+  for (const Case c : {Case{50, 90, Op::NoTrans}, Case{90, 50, Op::Trans}}) {
+    const int64_t mx = std::max(c.m, c.n), rows = c.op == Op::NoTrans ? c.m : c.n;
+    const auto A0 = bench::random_matrix<double>(c.m, c.n, c.m, 83);
+    auto B0 = bench::random_matrix<double>(mx, nrhs, mx, 84);
+    for (auto [p, q] : grids()) {
+      SCOPED_TRACE(where(c.m, c.n, p, q) + " trans " + static_cast<char>(c.op));
+      mpi::Grid g(p, q);
+      std::vector<double> X[3];
+      int k = 0;
+      for (double s : {1.0, 1e-300, 1e300}) {
+        auto As = A0, Bs = B0;
+        for (auto& v : As) v *= s;
+        for (int64_t j = 0; j < nrhs; ++j)
+          for (int64_t i = 0; i < rows; ++i) Bs[i + j * mx] *= s;  // the rows past op(A)'s are not read
+        mpi::DistMatrix<double> A(g, c.m, c.n, nb), B(g, mx, nrhs, nb);
+        A.scatter(As.data(), c.m);
+        B.scatter(Bs.data(), mx);
+        EXPECT_EQ(mpi::gels(c.op, A, B), 0);
+        X[k].resize(static_cast<std::size_t>(mx * nrhs));
+        B.gather(X[k].data(), mx);
+        ++k;
+      }
+      if (g.rank() != 0) continue;
+      auto Al = A0, Bl = B0;
+      ASSERT_EQ(blas::gels(c.op, c.m, c.n, nrhs, Al.data(), c.m, Bl.data(), mx), 0);
+      for (int t = 0; t < 3; ++t)
+        EXPECT_LT(bench::relative_difference(mx, nrhs, X[t].data(), mx, Bl.data(), mx, mx), bench::kResidualThreshold);
+    }
+  }
+}
+
 // The rest of LAPACK gels: m < n (minimum norm through the LQ of A) and
 // op(A) = A^T / A^H, both over- and underdetermined, ragged. Against
 // LAPACK's gels on rank 0: the residual (||op(A)^H r|| when op(A) is tall,
