@@ -44,8 +44,12 @@ void scale(rt::Runtime& rt, const Matrix<T>& A, int64_t rows, real_t<T> cfrom, r
     }
 }
 
+}  // namespace
+
+namespace detail {
+
 /// Rows [r0, r1) of A set to zero.
-template <typename T> void zero_rows(rt::Runtime& rt, const Matrix<T>& A, int64_t r0, int64_t r1) {
+template <typename T> void gels_zero_rows(rt::Runtime& rt, const Matrix<T>& A, int64_t r0, int64_t r1) {
   for (int64_t j = 0; j < A.nt(); ++j)
     for (int64_t i = 0; i < A.mt(); ++i) {
       auto t = tile::row_range(A, i, j, r0, r1);
@@ -54,7 +58,7 @@ template <typename T> void zero_rows(rt::Runtime& rt, const Matrix<T>& A, int64_
 }
 
 /// B(0:q, :) = op(R)^-1 B(0:q, :), R the leading q x q upper triangle of F.
-template <typename T> void trsm_upper(rt::Runtime& rt, Op op, const Matrix<T>& F, int64_t q, const Matrix<T>& B) {
+template <typename T> void gels_trsm(rt::Runtime& rt, Op op, const Matrix<T>& F, int64_t q, const Matrix<T>& B) {
   int64_t qt = 0;  // tile rows (and columns) of F holding R's q rows
   while (qt < F.mt() && F.row_offset(qt) < q) ++qt;
   auto len = [&](int64_t i) { return std::min(F.tile_mb(i), q - F.row_offset(i)); };
@@ -74,7 +78,38 @@ template <typename T> void trsm_upper(rt::Runtime& rt, Op op, const Matrix<T>& F
   }
 }
 
-}  // namespace
+template <typename T>
+void gels_factor_tasks(rt::Runtime& rt, Op trans, const Matrix<T>& A, const tile::Reflectors<T>& R, T* tau,
+                       const Matrix<T>& B, tile::LarfbWork<T>& work_f, tile::LarfbWork<T>& work_b, Distribution dist) {
+  const Matrix<T>& F = R.A();
+  const int64_t m = A.m(), n = A.n();
+  if (m < n)  // F = A^H
+    for (int64_t j = 0; j < A.nt(); ++j)
+      for (int64_t i = 0; i < A.mt(); ++i) tile::conj_transpose(rt, tile::ref(A, i, j), tile::ref(F, j, i), {});
+  distribute_qr(rt, F, &work_f, dist);
+  distribute_qr(rt, B, &work_b, dist);
+  geqrf_tasks(rt, R, tau, work_f);
+  if (gels_least_squares(trans, m, n)) unmqr_tasks(rt, Side::Left, Op::ConjTrans, R, B, work_b);  // B = Q^H B
+  if (m < n)  // A = L Q in gelqf's storage: L = R^H, the reflectors conjugated
+    for (int64_t j = 0; j < F.nt(); ++j)
+      for (int64_t i = 0; i < F.mt(); ++i) tile::conj_transpose(rt, tile::ref(F, i, j), tile::ref(A, j, i), {});
+}
+
+template <typename T>
+void gels_solve_tasks(rt::Runtime& rt, Op trans, int64_t m, int64_t n, const tile::Reflectors<T>& R,
+                      const Matrix<T>& B, tile::LarfbWork<T>& work_b) {
+  const Matrix<T>& F = R.A();
+  const int64_t p = std::max(m, n), q = std::min(m, n);
+  if (gels_least_squares(trans, m, n)) {
+    gels_trsm(rt, Op::NoTrans, F, q, B);  // X = R^-1 B(1:q)
+  } else {
+    gels_trsm(rt, Op::ConjTrans, F, q, B);  // B(1:q) = R^-H B(1:q)
+    gels_zero_rows(rt, B, q, p);
+    unmqr_tasks(rt, Side::Left, Op::NoTrans, R, B, work_b);  // X = Q B
+  }
+}
+
+}  // namespace detail
 
 template <typename T> int64_t gels(Op trans, Matrix<T>& A, Matrix<T>& B, const Options& opts) {
   const auto name = detail::routine_name<T>("gels");
@@ -86,7 +121,7 @@ template <typename T> int64_t gels(Op trans, Matrix<T>& A, Matrix<T>& B, const O
   detail::CallScope scope;
   rt::Runtime& rt = scope.rt();
   if (q == 0 || nrhs == 0) {  // LAPACK: X = 0
-    zero_rows(rt, B, 0, p);
+    detail::gels_zero_rows(rt, B, 0, p);
     rt.wait_all();
     return 0;
   }
@@ -103,7 +138,7 @@ template <typename T> int64_t gels(Op trans, Matrix<T>& A, Matrix<T>& B, const O
     scale(rt, A, m, anrm, bignum);
     iascl = 2;
   } else if (anrm == 0) {
-    zero_rows(rt, B, 0, p);
+    detail::gels_zero_rows(rt, B, 0, p);
     rt.wait_all();
     return 0;
   }
@@ -119,35 +154,18 @@ template <typename T> int64_t gels(Op trans, Matrix<T>& A, Matrix<T>& B, const O
 
   // F = Q R with F = A or A^H (p x q)
   Matrix<T> F = m >= n ? A : Matrix<T>(n, m, A.tiling());
-  if (m < n)
-    for (int64_t j = 0; j < A.nt(); ++j)
-      for (int64_t i = 0; i < A.mt(); ++i) tile::conj_transpose(rt, tile::ref(A, i, j), tile::ref(F, j, i), {});
   std::vector<T> tau(static_cast<std::size_t>(q));
   tile::Reflectors<T> R(F, q);
   auto work_f = tile::LarfbWork<T>::left(F);
   auto work_b = tile::LarfbWork<T>::left(B);
-  detail::distribute_qr(rt, F, &work_f, opts.distribution);
-  detail::distribute_qr(rt, B, &work_b, opts.distribution);
-  detail::geqrf_tasks(rt, R, tau.data(), work_f);
-  const bool least_squares = (trans == Op::NoTrans) == (m >= n);  // op(A) = F
-  if (least_squares) detail::unmqr_tasks(rt, Side::Left, Op::ConjTrans, R, B, work_b);  // B = Q^H B
-  if (m < n)  // A = L Q in gelqf's storage: L = R^H, the reflectors conjugated
-    for (int64_t j = 0; j < F.nt(); ++j)
-      for (int64_t i = 0; i < F.mt(); ++i) tile::conj_transpose(rt, tile::ref(F, i, j), tile::ref(A, j, i), {});
+  detail::gels_factor_tasks(rt, trans, A, R, tau.data(), B, work_f, work_b, opts.distribution);
   rt.wait_all();
 
   for (int64_t i = 0; i < q; ++i)  // LAPACK trtrs: R(i, i) == 0 -> A not of full rank
     if (F.at(i, i) == T(0)) return i + 1;
 
-  int64_t scllen = q;
-  if (least_squares) {
-    trsm_upper(rt, Op::NoTrans, F, q, B);  // X = R^-1 B(1:q)
-  } else {
-    trsm_upper(rt, Op::ConjTrans, F, q, B);  // B(1:q) = R^-H B(1:q)
-    zero_rows(rt, B, q, p);
-    detail::unmqr_tasks(rt, Side::Left, Op::NoTrans, R, B, work_b);  // X = Q B
-    scllen = p;
-  }
+  detail::gels_solve_tasks(rt, trans, m, n, R, B, work_b);
+  const int64_t scllen = detail::gels_least_squares(trans, m, n) ? q : p;
   if (iascl == 1) scale(rt, B, scllen, anrm, smlnum);
   if (iascl == 2) scale(rt, B, scllen, anrm, bignum);
   if (ibscl == 1) scale(rt, B, scllen, smlnum, bnrm);
@@ -176,7 +194,13 @@ int64_t gels(Op trans, int64_t m, int64_t n, int64_t nrhs, T* A, int64_t lda, T*
   return gels(trans, Am, Bm, opts);
 }
 
-#define HETLA_INSTANTIATE(T)                                   \
+#define HETLA_INSTANTIATE(T)                                                                                   \
+  template void detail::gels_factor_tasks<T>(rt::Runtime&, Op, const Matrix<T>&, const tile::Reflectors<T>&, T*,   \
+                                             const Matrix<T>&, tile::LarfbWork<T>&, tile::LarfbWork<T>&,           \
+                                             Distribution);                                                        \
+  template void detail::gels_solve_tasks<T>(rt::Runtime&, Op, int64_t, int64_t, const tile::Reflectors<T>&,        \
+                                            const Matrix<T>&, tile::LarfbWork<T>&);                                \
+  template void detail::gels_zero_rows<T>(rt::Runtime&, const Matrix<T>&, int64_t, int64_t);                       \
   template int64_t gels<T>(Op, Matrix<T>&, Matrix<T>&, const Options&); \
   template int64_t gels<T>(Op, int64_t, int64_t, int64_t, T*, int64_t, T*, int64_t, const Options&);
 HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)

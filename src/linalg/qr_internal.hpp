@@ -23,6 +23,28 @@ template <typename T>
 void unmqr_tasks(rt::Runtime& rt, Side side, Op op, const tile::Reflectors<T>& R, const Matrix<T>& C,
                  tile::LarfbWork<T>& work);
 
+/// gels (LAPACK's, linalg/gels.cc) is least squares when op(A) = F, the
+/// matrix it factors (F = A for m >= n, A^H for m < n).
+inline bool gels_least_squares(Op trans, int64_t m, int64_t n) { return (trans == Op::NoTrans) == (m >= n); }
+
+/// gels' factorization: F = R.A() (A itself for m >= n, else an n x m matrix
+/// cut as A transposed that receives A^H) = Q R over F, R built on F with
+/// k = min(m, n); B = Q^H B when least squares; for m < n, A receives its LQ
+/// factorization in gelqf's storage. Single-process and distributed
+/// (mpi::gels) alike: tasks only; the caller checks R's diagonal in between.
+template <typename T>
+void gels_factor_tasks(rt::Runtime& rt, Op trans, const Matrix<T>& A, const tile::Reflectors<T>& R, T* tau,
+                       const Matrix<T>& B, tile::LarfbWork<T>& work_f, tile::LarfbWork<T>& work_b, Distribution dist);
+
+/// gels' solve after gels_factor_tasks (R of full rank): least squares
+/// X = R^-1 B(1:q); minimum norm X = Q [R^-H B(1:q); 0]. X in B.
+template <typename T>
+void gels_solve_tasks(rt::Runtime& rt, Op trans, int64_t m, int64_t n, const tile::Reflectors<T>& R,
+                      const Matrix<T>& B, tile::LarfbWork<T>& work_b);
+
+/// Rows [r0, r1) of A set to zero (tasks).
+template <typename T> void gels_zero_rows(rt::Runtime& rt, const Matrix<T>& A, int64_t r0, int64_t r1);
+
 /// Owners of C's tiles for owner-computes scheduling (memory/distribution.hpp),
 /// and of the W tiles of `work` when it is LarfbWork::left(C): W's tile column
 /// j goes with C's tile column j, so an update's W stays where its column is.

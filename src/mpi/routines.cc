@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -12,8 +13,8 @@
 #include "hetla/linalg.hpp"
 #include "hetla/lu.hpp"
 #include "hetla/qr.hpp"
+#include "linalg/qr_internal.hpp"
 #include "runtime/comm.hpp"
-#include "tasks/blas3.hpp"
 #include "tasks/qr_workspace.hpp"
 #include "util/check_args.hpp"
 #include "util/precision.hpp"
@@ -222,20 +223,21 @@ template <typename T> void scale(DistMatrix<T>& M, int64_t rows, real_t<T> cfrom
 
 template <typename T> int64_t gels(Op trans, DistMatrix<T>& A, DistMatrix<T>& B, const Options& opts) {
   const auto name = detail::routine_name<T>("gels");
-  const int64_t m = A.m(), n = A.n();
-  detail::require(trans == Op::NoTrans, 1, name, "only NoTrans is distributed so far");
-  detail::require(m >= n, 2, name, "only m >= n (least squares) is distributed so far");
+  detail::check_qr_trans<T>(trans, 1, name);
+  const int64_t m = A.m(), n = A.n(), p = std::max(m, n), q = std::min(m, n);
   detail::require(&A.grid() == &B.grid(), 5, name, "A and B must share the grid");
-  detail::require(B.m() == m && B.nb() == A.nb(), 5, name, "B must have m rows and A's tile size");
-  if (n == 0 || B.n() == 0) {  // LAPACK: X = 0
-    scale(B, m, real_t<T>(1), real_t<T>(0));
+  detail::require(B.m() == p && B.nb() == A.nb(), 5, name, "B must have max(m, n) rows and A's tile size");
+  if (q == 0 || B.n() == 0) {  // LAPACK: X = 0
+    scale(B, p, real_t<T>(1), real_t<T>(0));
     return 0;
   }
-  // Not hetla::gels: it reads R's diagonal and the norms on the caller's
-  // host, where a distributed matrix holds only its own tiles. Its steps
-  // here, each a distributed call: A = Q R, B = Q^H B, the rank check
-  // reduced over the processes, X = R^-1 B(0:n); around them LAPACK's
-  // scaling of A and B into [smlnum, bignum] (a zero A gives X = 0).
+  // hetla::gels' steps (linalg/gels.cc's task code), not hetla::gels
+  // itself: it reads R's diagonal and the norms on the caller's host, where
+  // a distributed matrix holds only its own tiles. Here: LAPACK's scaling of
+  // A and B into [smlnum, bignum] (a zero A gives X = 0) on each process's
+  // tiles; the factorization (F = A or A^H = Q R, B = Q^H B when least
+  // squares) as one distributed call; the rank check reduced over the
+  // processes; the solve as another.
   using R = real_t<T>;
   const R smlnum = std::numeric_limits<R>::min() / std::numeric_limits<R>::epsilon(), bignum = R(1) / smlnum;
   const R anrm = max_abs(A, m);
@@ -247,26 +249,41 @@ template <typename T> int64_t gels(Op trans, DistMatrix<T>& A, DistMatrix<T>& B,
     scale(A, m, anrm, bignum);
     iascl = 2;
   } else if (anrm == 0) {
-    scale(B, m, R(1), R(0));
+    scale(B, p, R(1), R(0));
     return 0;
   }
-  const R bnrm = max_abs(B, m);
+  const int64_t brow = trans == Op::NoTrans ? m : n;
+  const R bnrm = max_abs(B, brow);
   if (bnrm > 0 && bnrm < smlnum) {
-    scale(B, m, bnrm, smlnum);
+    scale(B, brow, bnrm, smlnum);
     ibscl = 1;
   } else if (bnrm > bignum) {
-    scale(B, m, bnrm, bignum);
+    scale(B, brow, bnrm, bignum);
     ibscl = 2;
   }
-  std::vector<T> tau;
-  geqrf(A, tau, opts);
-  unmqr(Side::Left, Op::ConjTrans, n, A, tau, B, opts);
-  const Matrix<T>& F = A.tiles();
+  // F = A (m >= n) or A^H, n x m on the same grid
+  std::optional<DistMatrix<T>> At;
+  if (m < n) At.emplace(A.grid(), n, m, A.nb());
+  const DistMatrix<T>& Fd = m >= n ? A : *At;
+  const Matrix<T>& F = Fd.tiles();
+  // T and Vd of each panel (with its diagonal owner, tasks/qr_workspace.hpp)
+  // and the W tiles live across both calls; tau is only the panels' scratch
+  // here (R's T is built by the panel task), so it need not be whole.
+  tile::Reflectors<T> Refl(F, q);
+  auto work_f = tile::LarfbWork<T>::left(F);
+  auto work_b = tile::LarfbWork<T>::left(B.tiles());
+  std::vector<T> tau(static_cast<std::size_t>(q), T(0));
+  distributed_call(A.grid(), name.c_str(), [&] {
+    detail::CallScope scope;
+    detail::gels_factor_tasks(scope.rt(), trans, A.tiles(), Refl, tau.data(), B.tiles(), work_f, work_b,
+                              opts.distribution);
+    scope.rt().wait_all();
+  });
   int64_t zero = std::numeric_limits<int64_t>::max();  // first zero on R's diagonal, 1-based
   for (int64_t d = 0; d < std::min(F.mt(), F.nt()); ++d) {
-    if (!A.is_local(d, d)) continue;
+    if (!Fd.is_local(d, d)) continue;
     const Tile<T> t = F.tile(d, d);
-    for (int64_t i = 0; i < std::min(t.mb, t.nb) && F.row_offset(d) + i < n; ++i)
+    for (int64_t i = 0; i < std::min(t.mb, t.nb) && F.row_offset(d) + i < q; ++i)
       if (t.data[i + i * t.ld] == T(0)) {
         zero = std::min(zero, F.row_offset(d) + i + 1);
         break;
@@ -274,30 +291,16 @@ template <typename T> int64_t gels(Op trans, DistMatrix<T>& A, DistMatrix<T>& B,
   }
   zero = A.grid().min(zero);
   if (zero != std::numeric_limits<int64_t>::max()) return zero;  // LAPACK trtrs: A not of full rank
-  // X = R^-1 B(0:n): gels.cc's trsm_upper on the leading n rows (a tile may
-  // straddle row n), tile tasks whose transfers the runtime infers.
   distributed_call(A.grid(), name.c_str(), [&] {
     detail::CallScope scope;
-    rt::Runtime& rt = scope.rt();
-    const Matrix<T>& X = B.tiles();
-    int64_t qt = 0;
-    while (qt < F.mt() && F.row_offset(qt) < n) ++qt;
-    auto len = [&](int64_t i) { return std::min(F.tile_mb(i), n - F.row_offset(i)); };
-    auto r = [&](int64_t i, int64_t j) { return tile::lead(tile::ref(F, i, j), len(i), len(j)); };
-    auto b = [&](int64_t i, int64_t c) { return tile::row_range(X, i, c, 0, n); };
-    for (int64_t k = qt - 1; k >= 0; --k) {
-      const int pr = static_cast<int>(2 * (k + 1));
-      for (int64_t c = 0; c < X.nt(); ++c) {
-        tile::trsm(rt, Side::Left, Uplo::Upper, Op::NoTrans, Diag::NonUnit, T(1), r(k, k), b(k, c), {pr + 1});
-        for (int64_t i = k - 1; i >= 0; --i) tile::gemm(rt, Op::NoTrans, Op::NoTrans, T(-1), r(i, k), b(k, c), T(1), b(i, c), {pr});
-      }
-    }
-    rt.wait_all();
+    detail::gels_solve_tasks(scope.rt(), trans, m, n, Refl, B.tiles(), work_b);
+    scope.rt().wait_all();
   });
-  if (iascl == 1) scale(B, n, anrm, smlnum);
-  if (iascl == 2) scale(B, n, anrm, bignum);
-  if (ibscl == 1) scale(B, n, smlnum, bnrm);
-  if (ibscl == 2) scale(B, n, bignum, bnrm);
+  const int64_t scllen = detail::gels_least_squares(trans, m, n) ? q : p;
+  if (iascl == 1) scale(B, scllen, anrm, smlnum);
+  if (iascl == 2) scale(B, scllen, anrm, bignum);
+  if (ibscl == 1) scale(B, scllen, smlnum, bnrm);
+  if (ibscl == 2) scale(B, scllen, bignum, bnrm);
   return 0;
 }
 

@@ -55,11 +55,14 @@ template <typename T>
 void unmqr(Side side, Op trans, int64_t k, const DistMatrix<T>& A, const std::vector<T>& tau, DistMatrix<T>& C,
            const Options& opts = {});
 
-/// Least squares min ||A X - B|| for an m x n A with m >= n, trans NoTrans
-/// (the other cases of LAPACK gels are not distributed yet): A receives its
-/// QR factorization, B (m x nrhs, A's tile size) X in its first n rows.
-/// Returns info (0, or i when R(i, i) = 0: A is not of full rank), the same
-/// on every process. Collective.
+/// LAPACK gels over distributed matrices: for an m x n A and trans NoTrans
+/// (or Trans / ConjTrans, A^T / A^H), least squares min ||op(A) X - B|| when
+/// op(A) has at least as many rows as columns, else the minimum norm
+/// solution of op(A) X = B. A receives its QR (m >= n) or LQ (m < n)
+/// factorization as LAPACK leaves it; B (max(m, n) x nrhs, A's tile size)
+/// X in its first n (NoTrans) or m rows. Returns info (0, or i when the
+/// triangular factor's (i, i) is zero: A is not of full rank), the same on
+/// every process. Collective.
 template <typename T> int64_t gels(Op trans, DistMatrix<T>& A, DistMatrix<T>& B, const Options& opts = {});
 
 /// C = alpha op(A) op(B) + beta C over distributed matrices on one grid, the

@@ -219,12 +219,15 @@ template <typename T> void fill(rt::Runtime& rt, T value, Ref<T> A, Opts o) {
       {rt::RW(A.h)}, {o.priority, "fill", rt::kMemoryBound});
 }
 
-/// B = A^H (B is A.nb x A.mb).
+/// B = A^H (B is A.nb x A.mb; whole tiles). The tiles as the task sees them
+/// (c.ptr): under a distribution over processes A may be a copy of another
+/// process's tile (distributed gels, m < n).
 template <typename T> void conj_transpose(rt::Runtime& rt, Ref<T> A, Ref<T> B, Opts o) {
   rt.insert(
-      [=](rt::TaskContext&) {
-        for (int64_t c = 0; c < A.t.nb; ++c)
-          for (int64_t r = 0; r < A.t.mb; ++r) B.t(c, r) = conj(A.t(r, c));
+      [=](rt::TaskContext& c) {
+        const Tile<T> a = qr::task_tile(A.t, c, 0), b = qr::task_tile(B.t, c, 1);
+        for (int64_t j = 0; j < a.nb; ++j)
+          for (int64_t r = 0; r < a.mb; ++r) b(j, r) = conj(a(r, j));
       },
       {rt::R(A.h), rt::W(B.h)}, {o.priority, "conj_transpose", rt::kMemoryBound});
 }

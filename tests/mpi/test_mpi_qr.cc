@@ -2,8 +2,9 @@
 // executable as test_mpi.cc (run with 1, 2 and 4 processes): every grid the
 // communicator allows, ragged and m != n shapes; tau whole on every process
 // (LAPACK's to rounding); ||A - Q R||, the orthogonality of Q formed by
-// unmqr, C Q by unmqr from the right and the least squares optimality of
-// gels, checked on rank 0 with the single-process thresholds.
+// unmqr, C Q by unmqr from the right, the least squares optimality and
+// minimum norm solutions of gels (every trans), checked on rank 0 with the
+// single-process thresholds and against LAPACK's gels.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -181,12 +182,102 @@ TEST(MpiQrGels, ExtremeNormsScaled) {
   }
 }
 
-// A zero column makes R singular: the same info on every process, and the
-// cases not distributed yet are argument errors on every process.
-TEST(MpiQrGels, RankDeficientAndUnsupported) {
+// The same scaling for minimum norm solutions (A wide, or A^T of a tall A):
+// B's significant rows are op(A)'s, the solution's all max(m, n).
+TEST(MpiQrGels, ExtremeNormsScaledMinimumNorm) {
+  struct Case {
+    int64_t m, n;
+    Op op;
+  };
+  const int64_t nrhs = 2, nb = 32;
+  for (const Case c : {Case{50, 90, Op::NoTrans}, Case{90, 50, Op::Trans}}) {
+    const int64_t mx = std::max(c.m, c.n), rows = c.op == Op::NoTrans ? c.m : c.n;
+    const auto A0 = bench::random_matrix<double>(c.m, c.n, c.m, 83);
+    auto B0 = bench::random_matrix<double>(mx, nrhs, mx, 84);
+    for (auto [p, q] : grids()) {
+      SCOPED_TRACE(where(c.m, c.n, p, q) + " trans " + static_cast<char>(c.op));
+      mpi::Grid g(p, q);
+      std::vector<double> X[3];
+      int k = 0;
+      for (double s : {1.0, 1e-300, 1e300}) {
+        auto As = A0, Bs = B0;
+        for (auto& v : As) v *= s;
+        for (int64_t j = 0; j < nrhs; ++j)
+          for (int64_t i = 0; i < rows; ++i) Bs[i + j * mx] *= s;  // the rows past op(A)'s are not read
+        mpi::DistMatrix<double> A(g, c.m, c.n, nb), B(g, mx, nrhs, nb);
+        A.scatter(As.data(), c.m);
+        B.scatter(Bs.data(), mx);
+        EXPECT_EQ(mpi::gels(c.op, A, B), 0);
+        X[k].resize(static_cast<std::size_t>(mx * nrhs));
+        B.gather(X[k].data(), mx);
+        ++k;
+      }
+      if (g.rank() != 0) continue;
+      auto Al = A0, Bl = B0;
+      ASSERT_EQ(blas::gels(c.op, c.m, c.n, nrhs, Al.data(), c.m, Bl.data(), mx), 0);
+      for (int t = 0; t < 3; ++t)
+        EXPECT_LT(bench::relative_difference(mx, nrhs, X[t].data(), mx, Bl.data(), mx, mx), bench::kResidualThreshold);
+    }
+  }
+}
+
+// The rest of LAPACK gels: m < n (minimum norm through the LQ of A) and
+// op(A) = A^T / A^H, both over- and underdetermined, ragged. Against
+// LAPACK's gels on rank 0: the residual (||op(A)^H r|| when op(A) is tall,
+// ||B - op(A) X|| when wide), X itself (the minimum norm solution is unique:
+// agreeing with LAPACK's is the minimum norm check) and A's QR / LQ storage.
+TYPED_TEST(MpiQr, GelsMinimumNormAndAdjointEveryGrid) {
+  using T = TypeParam;
+  const Op adj = is_complex_v<T> ? Op::ConjTrans : Op::Trans;
+  struct Case {
+    int64_t m, n, nrhs;
+    Op op;
+  };
+  for (const Case c : {Case{75, 163, 3, Op::NoTrans}, Case{20, 50, 1, Op::NoTrans}, Case{163, 75, 2, adj},
+                       Case{70, 130, 3, adj}})
+    for (auto [p, q] : grids()) {
+      SCOPED_TRACE(where(c.m, c.n, p, q) + " trans " + static_cast<char>(c.op));
+      const int64_t nb = 32, mx = std::max(c.m, c.n);
+      const int64_t rows = c.op == Op::NoTrans ? c.m : c.n, cols = c.op == Op::NoTrans ? c.n : c.m;  // op(A)
+      mpi::Grid g(p, q);
+      const auto A0 = bench::random_matrix<T>(c.m, c.n, c.m, 91 + c.m);
+      const auto B0 = bench::random_matrix<T>(mx, c.nrhs, mx, 92 + c.n);  // rows [0, rows) are B
+      mpi::DistMatrix<T> A(g, c.m, c.n, nb), B(g, mx, c.nrhs, nb);
+      A.scatter(A0.data(), c.m);
+      B.scatter(B0.data(), mx);
+      EXPECT_EQ(mpi::gels(c.op, A, B), 0);
+      std::vector<T> X(static_cast<std::size_t>(mx * c.nrhs)), F(static_cast<std::size_t>(c.m * c.n));
+      B.gather(X.data(), mx);
+      A.gather(F.data(), c.m);
+      if (g.rank() != 0) continue;
+      if (rows >= cols) {
+        EXPECT_LT(bench::least_squares_residual(c.op, c.m, c.n, c.nrhs, A0.data(), c.m, X.data(), mx, B0.data(), mx),
+                  bench::kResidualThreshold);
+      } else {
+        std::vector<T> opA(static_cast<std::size_t>(rows * cols));  // op(A), rows x cols
+        for (int64_t j = 0; j < cols; ++j)
+          for (int64_t i = 0; i < rows; ++i)
+            opA[i + j * rows] = c.op == Op::NoTrans ? A0[i + j * c.m] : conj(A0[j + i * c.m]);
+        EXPECT_LT(bench::solve_residual(rows, cols, c.nrhs, opA.data(), rows, X.data(), mx, B0.data(), mx),
+                  bench::kResidualThreshold);
+      }
+      auto Al = A0, Bl = B0;
+      ASSERT_EQ(blas::gels(c.op, c.m, c.n, c.nrhs, Al.data(), c.m, Bl.data(), mx), 0);
+      EXPECT_LT(bench::relative_difference(cols, c.nrhs, X.data(), mx, Bl.data(), mx, mx), bench::kResidualThreshold);
+      EXPECT_LT(bench::relative_difference(c.m, c.n, F.data(), c.m, Al.data(), c.m, mx), bench::kResidualThreshold);
+    }
+}
+
+// A zero column (m >= n) or row (m < n) makes the triangular factor
+// singular: the same info on every process, as LAPACK's; what LAPACK
+// rejects (T for complex, B without max(m, n) rows) is an argument error on
+// every process.
+TEST(MpiQrGels, RankDeficientAndInvalid) {
   const int64_t m = 100, n = 60, nb = 32, zero = 40;
   auto A0 = bench::random_matrix<double>(m, n, m, 71);
   for (int64_t i = 0; i < m; ++i) A0[i + zero * m] = 0;
+  auto W0 = bench::random_matrix<double>(n, m, n, 73);  // wide: a zero row
+  for (int64_t j = 0; j < m; ++j) W0[zero + j * n] = 0;
   const auto B0 = bench::random_matrix<double>(m, 2, m, 72);
   for (auto [p, q] : grids()) {
     SCOPED_TRACE(std::to_string(p) + "x" + std::to_string(q));
@@ -195,9 +286,18 @@ TEST(MpiQrGels, RankDeficientAndUnsupported) {
     A.scatter(A0.data(), m);
     B.scatter(B0.data(), m);
     EXPECT_EQ(mpi::gels(Op::NoTrans, A, B), zero + 1);
-    mpi::DistMatrix<double> W(g, n, m, nb), BW(g, n, 2, nb);
-    EXPECT_THROW(mpi::gels(Op::NoTrans, W, BW), ArgumentError);
-    EXPECT_THROW(mpi::gels(Op::Trans, A, B), ArgumentError);
+    for (Op op : {Op::NoTrans, Op::Trans}) {
+      mpi::DistMatrix<double> W(g, n, m, nb), BW(g, m, 2, nb);
+      W.scatter(W0.data(), n);
+      BW.scatter(B0.data(), m);
+      auto Wl = W0, Bl = B0;
+      const int64_t info = mpi::gels(op, W, BW);
+      EXPECT_EQ(info, zero + 1);
+      EXPECT_EQ(info, blas::gels(op, n, m, 2, Wl.data(), n, Bl.data(), m));
+    }
+    mpi::DistMatrix<std::complex<double>> Ac(g, m, n, nb), Bc(g, m, 2, nb), Bs(g, n, 2, nb);
+    EXPECT_THROW(mpi::gels(Op::Trans, Ac, Bc), ArgumentError);
+    EXPECT_THROW(mpi::gels(Op::NoTrans, Ac, Bs), ArgumentError);
   }
 }
 

@@ -1,8 +1,11 @@
 /* A ScaLAPACK user's program, ScaLAPACK and BLACS API only (tests/scalapack):
  * pdpotrf + pdpotrs, pdposv, pzpotrf + pzpotrs, pdgemm (N N and T N),
- * pdgetrf + pdgetrs, pdgesv and pdgeqrf on
+ * pdgetrf + pdgetrs, pdgesv, pdgeqrf, pdormqr / pzunmqr (each side and
+ * trans) and pdgels / pzgels (tall and wide, each trans) on
  * matrices made from formulas, so that every process checks its own part
- * against the exact answer; then cases libhetla_scalapack passes to
+ * against the exact answer (and, for ormqr / gels, against the result of
+ * the real ScaLAPACK routine, looked up in the ScaLAPACK library itself:
+ * with libhetla_scalapack loaded the plain names are hetla's); then cases libhetla_scalapack passes to
  * ScaLAPACK (a submatrix at ia = ja = nb + 1, pdgemm at ia = 2, pdgemm with
  * mb != nb), invalid arguments (pxerbla's number), and a matrix that is not
  * positive definite (info on every process). Built against ScaLAPACK alone
@@ -18,6 +21,7 @@
  * --expect-hetla: hetla_scalapack_calls (looked up at run time, absent from
  * plain ScaLAPACK) must show which calls ran on hetla. Exit status 0 when
  * every check passed on every process. */
+#define _GNU_SOURCE /* dladdr, RTLD_NOLOAD */
 #include <complex.h>
 #include <dlfcn.h>
 #include <math.h>
@@ -63,6 +67,24 @@ void pdgeqrf_(const int* m, const int* n, double* a, const int* ia, const int* j
 void pdormqr_(const char* side, const char* trans, const int* m, const int* n, const int* k, const double* a,
               const int* ia, const int* ja, const int* desca, const double* tau, double* c, const int* ic,
               const int* jc, const int* descc, double* work, const int* lwork, int* info);
+void pzgeqrf_(const int* m, const int* n, double complex* a, const int* ia, const int* ja, const int* desca,
+              double complex* tau, double complex* work, const int* lwork, int* info);
+typedef void pzunmqr_fn(const char* side, const char* trans, const int* m, const int* n, const int* k,
+                        const double complex* a, const int* ia, const int* ja, const int* desca,
+                        const double complex* tau, double complex* c, const int* ic, const int* jc, const int* descc,
+                        double complex* work, const int* lwork, int* info);
+pzunmqr_fn pzunmqr_;
+typedef void pdormqr_fn(const char* side, const char* trans, const int* m, const int* n, const int* k,
+                        const double* a, const int* ia, const int* ja, const int* desca, const double* tau, double* c,
+                        const int* ic, const int* jc, const int* descc, double* work, const int* lwork, int* info);
+typedef void pdgels_fn(const char* trans, const int* m, const int* n, const int* nrhs, double* a, const int* ia,
+                       const int* ja, const int* desca, double* b, const int* ib, const int* jb, const int* descb,
+                       double* work, const int* lwork, int* info);
+pdgels_fn pdgels_;
+typedef void pzgels_fn(const char* trans, const int* m, const int* n, const int* nrhs, double complex* a,
+                       const int* ia, const int* ja, const int* desca, double complex* b, const int* ib,
+                       const int* jb, const int* descb, double complex* work, const int* lwork, int* info);
+pzgels_fn pzgels_;
 
 /* ScaLAPACK's error handler, replaced as ScaLAPACK allows: records the last
  * report instead of printing it. */
@@ -367,9 +389,36 @@ static void test_getrf(int n, int nb, int rhs_nb, int gesv) {
   free(ipiv);
 }
 
+/* The real ScaLAPACK routine `name`: the definition in the library that
+ * holds descinit_ (which hetla does not export), not the one the plain name
+ * resolves to (hetla's when libhetla_scalapack is loaded). Its inner calls
+ * (pdgels' pdgeqrf and pdormqr) may still go to hetla. */
+static void* real_scalapack(const char* name) {
+  static void* lib = NULL;
+  if (!lib) {
+    Dl_info info;
+    void* sym = dlsym(RTLD_DEFAULT, "descinit_");
+    if (!sym || !dladdr(sym, &info) || !info.dli_fname) return NULL;
+    lib = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+    if (!lib) return NULL;
+  }
+  void* f = dlsym(lib, name);
+  if (!f || (calls && f == dlsym(RTLD_DEFAULT, name))) {
+    fail("the real ScaLAPACK routine not found");
+    return NULL;
+  }
+  return f;
+}
+
+/* *out = real_scalapack(name) (ISO C has no object-to-function pointer cast) */
+static void real_fn(const char* name, void* out, size_t size) {
+  void* f = real_scalapack(name);
+  memcpy(out, &f, size);
+}
+
 /* pdgeqrf (m x n, tall or wide) with its workspace query, then Q R by
- * ScaLAPACK's own pdormqr (hetla does not export it) from R and the
- * reflectors and tau hetla left: every process checks its part of A. */
+ * the real ScaLAPACK pdormqr from R and the reflectors and tau hetla left
+ * (ScaLAPACK's layout of them): every process checks its part of A. */
 static void test_geqrf(int m, int n, int nb) {
   const int k = m < n ? m : n;
   Dist A = make(m, n, nb, nb), C = make(m, n, nb, nb);
@@ -394,11 +443,14 @@ static void test_geqrf(int m, int n, int nb) {
   for (int lj = 0; lj < C.lc; ++lj) /* C = R */
     for (int li = 0; li < rows; ++li)
       c[li + (size_t)lj * C.lr] = l2g(li, nb, myrow, nprow) <= l2g(lj, nb, mycol, npcol) ? a[li + (size_t)lj * A.lr] : 0;
+  pdormqr_fn* ormqr = NULL;
+  real_fn("pdormqr_", &ormqr, sizeof ormqr);
+  if (!ormqr) ormqr = pdormqr_;
   lwork = -1;
-  pdormqr_("L", "N", &m, &n, &k, a, &ione, &ione, A.desc, tau, c, &ione, &ione, C.desc, &q, &lwork, &info);
+  ormqr("L", "N", &m, &n, &k, a, &ione, &ione, A.desc, tau, c, &ione, &ione, C.desc, &q, &lwork, &info);
   lwork = (int)q;
   work = malloc(((size_t)lwork + 1) * sizeof *work);
-  pdormqr_("L", "N", &m, &n, &k, a, &ione, &ione, A.desc, tau, c, &ione, &ione, C.desc, work, &lwork, &info);
+  ormqr("L", "N", &m, &n, &k, a, &ione, &ione, A.desc, tau, c, &ione, &ione, C.desc, work, &lwork, &info);
   if (info != 0) fail("pdormqr after pdgeqrf");
   double e = 0;
   for (int lj = 0; lj < C.lc; ++lj)
@@ -411,6 +463,235 @@ static void test_geqrf(int m, int n, int nb) {
   free(a);
   free(c);
   free(tau);
+}
+
+static double fg(int i, int j) { return sin(0.37 * i * j + 1.3 * j + 0.1 * i) + (i == j ? 2.0 : 0.0); }
+static double complex fgz(int i, int j) { return fg(i, j) + I * 0.5 * cos(0.21 * i + 0.5 * j); }
+static int local_rows(const Dist* D) { return numroc_(&D->desc[2], &D->desc[4], &myrow, &izero, &nprow); }
+static size_t local_size(const Dist* D) { return (size_t)D->lr * (D->lc ? D->lc : 1); }
+/* global row / column of local (li, lj) of D */
+static int grow(const Dist* D, int li) { return l2g(li, D->desc[4], myrow, nprow); }
+static int gcol(const Dist* D, int lj) { return l2g(lj, D->desc[5], mycol, npcol); }
+
+/* largest |x - y| over this process's part of D's local arrays */
+static double max_diff_d(const Dist* D, const double* x, const double* y) {
+  double e = 0;
+  for (int lj = 0; lj < D->lc; ++lj)
+    for (int li = 0; li < local_rows(D); ++li) {
+      double d = fabs(x[li + (size_t)lj * D->lr] - y[li + (size_t)lj * D->lr]);
+      if (!(d <= e)) e = d; /* NaN sticks */
+    }
+  return e;
+}
+static double max_diff_z(const Dist* D, const double complex* x, const double complex* y) {
+  double e = 0;
+  for (int lj = 0; lj < D->lc; ++lj)
+    for (int li = 0; li < local_rows(D); ++li) {
+      double d = cabs(x[li + (size_t)lj * D->lr] - y[li + (size_t)lj * D->lr]);
+      if (!(d <= e)) e = d;
+    }
+  return e;
+}
+
+/* p?ormqr / p?unmqr after p?geqrf of the nq x k A (nq = m for side L, n for
+ * R): C (m x n) = op(Q) C or C op(Q) on hetla, against the real routine on
+ * a copy of C; WORK(1) after hetla's call is the workspace query's answer
+ * (hetla's formula for ScaLAPACK's minimum); LWORK one below it is
+ * ScaLAPACK's error -16. */
+static void test_ormqr(const char* side, const char* trans, int m, int n, int k, int nb, int bad_lwork) {
+  const int nq = side[0] == 'L' ? m : n;
+  Dist A = make(nq, k, nb, nb), C = make(m, n, nb, nb);
+  double* a = calloc(local_size(&A), sizeof *a);
+  double* c = calloc(local_size(&C), sizeof *c);
+  double* c2 = calloc(local_size(&C), sizeof *c2);
+  double* tau = calloc((size_t)A.lc + 1, sizeof *tau);
+  for (int lj = 0; lj < A.lc; ++lj)
+    for (int li = 0; li < local_rows(&A); ++li) a[li + (size_t)lj * A.lr] = fg(grow(&A, li), gcol(&A, lj));
+  for (int lj = 0; lj < C.lc; ++lj)
+    for (int li = 0; li < local_rows(&C); ++li)
+      c[li + (size_t)lj * C.lr] = c2[li + (size_t)lj * C.lr] = fb(grow(&C, li), gcol(&C, lj));
+  int info = -99, lwork = -1;
+  double q = 0;
+  pdgeqrf_(&nq, &k, a, &ione, &ione, A.desc, tau, &q, &lwork, &info);
+  lwork = (int)q;
+  double* work = malloc(((size_t)lwork + 1) * sizeof *work);
+  pdgeqrf_(&nq, &k, a, &ione, &ione, A.desc, tau, work, &lwork, &info);
+  free(work);
+  if (info != 0) fail("pdgeqrf before pdormqr");
+  lwork = -1;
+  pdormqr_(side, trans, &m, &n, &k, a, &ione, &ione, A.desc, tau, c, &ione, &ione, C.desc, &q, &lwork, &info);
+  lwork = (int)q;
+  work = malloc(((size_t)lwork + 1) * sizeof *work);
+  char what[80];
+  snprintf(what, sizeof what, "pdormqr %s %s m=%d n=%d k=%d nb=%d", side, trans, m, n, k, nb);
+  route_begin();
+  pdormqr_(side, trans, &m, &n, &k, a, &ione, &ione, A.desc, tau, c, &ione, &ione, C.desc, work, &lwork, &info);
+  route_end(1, what);
+  if (info != 0) fail(what);
+  if (work[0] != q) fail("pdormqr: WORK(1) is not the workspace query's answer");
+  pdormqr_fn* real = NULL;
+  real_fn("pdormqr_", &real, sizeof real);
+  if (real) {
+    real(side, trans, &m, &n, &k, a, &ione, &ione, A.desc, tau, c2, &ione, &ione, C.desc, work, &lwork, &info);
+    if (info != 0) fail("the real pdormqr");
+    check_small(max_diff_d(&C, c, c2), 1e-12 * (m > n ? m : n), what);
+  }
+  if (bad_lwork) {
+    lwork = (int)q - 1;
+    g_xerbla_info = 0;
+    route_begin();
+    pdormqr_(side, trans, &m, &n, &k, a, &ione, &ione, A.desc, tau, c, &ione, &ione, C.desc, work, &lwork, &info);
+    route_end(0, "pdormqr lwork too small");
+    if (info != -16 || g_xerbla_info != 16) fail("pdormqr lwork too small: not argument 16");
+  }
+  free(work);
+  free(a);
+  free(c);
+  free(c2);
+  free(tau);
+}
+
+/* pzunmqr as pdormqr, complex */
+static void test_zunmqr(const char* side, const char* trans, int m, int n, int k, int nb) {
+  const int nq = side[0] == 'L' ? m : n;
+  Dist A = make(nq, k, nb, nb), C = make(m, n, nb, nb);
+  double complex* a = calloc(local_size(&A), sizeof *a);
+  double complex* c = calloc(local_size(&C), sizeof *c);
+  double complex* c2 = calloc(local_size(&C), sizeof *c2);
+  double complex* tau = calloc((size_t)A.lc + 1, sizeof *tau);
+  for (int lj = 0; lj < A.lc; ++lj)
+    for (int li = 0; li < local_rows(&A); ++li) a[li + (size_t)lj * A.lr] = fgz(grow(&A, li), gcol(&A, lj));
+  for (int lj = 0; lj < C.lc; ++lj)
+    for (int li = 0; li < local_rows(&C); ++li)
+      c[li + (size_t)lj * C.lr] = c2[li + (size_t)lj * C.lr] = fgz(gcol(&C, lj), grow(&C, li));
+  int info = -99, lwork = -1;
+  double complex q = 0;
+  pzgeqrf_(&nq, &k, a, &ione, &ione, A.desc, tau, &q, &lwork, &info);
+  lwork = (int)creal(q);
+  double complex* work = malloc(((size_t)lwork + 1) * sizeof *work);
+  pzgeqrf_(&nq, &k, a, &ione, &ione, A.desc, tau, work, &lwork, &info);
+  free(work);
+  if (info != 0) fail("pzgeqrf before pzunmqr");
+  lwork = -1;
+  pzunmqr_(side, trans, &m, &n, &k, a, &ione, &ione, A.desc, tau, c, &ione, &ione, C.desc, &q, &lwork, &info);
+  lwork = (int)creal(q);
+  work = malloc(((size_t)lwork + 1) * sizeof *work);
+  char what[80];
+  snprintf(what, sizeof what, "pzunmqr %s %s m=%d n=%d k=%d nb=%d", side, trans, m, n, k, nb);
+  route_begin();
+  pzunmqr_(side, trans, &m, &n, &k, a, &ione, &ione, A.desc, tau, c, &ione, &ione, C.desc, work, &lwork, &info);
+  route_end(1, what);
+  if (info != 0) fail(what);
+  if (work[0] != q) fail("pzunmqr: WORK(1) is not the workspace query's answer");
+  pzunmqr_fn* real = NULL;
+  real_fn("pzunmqr_", &real, sizeof real);
+  if (real) {
+    real(side, trans, &m, &n, &k, a, &ione, &ione, A.desc, tau, c2, &ione, &ione, C.desc, work, &lwork, &info);
+    if (info != 0) fail("the real pzunmqr");
+    check_small(max_diff_z(&C, c, c2), 1e-12 * (m > n ? m : n), what);
+  }
+  free(work);
+  free(a);
+  free(c);
+  free(c2);
+  free(tau);
+}
+
+/* pdgels of op(A) X = B, B = op(A) xtrue (consistent: an overdetermined
+ * op(A) gives X = xtrue), B's blocks nb x rhs_nb (rhs_nb != nb: passed to
+ * ScaLAPACK). X and A's QR / LQ factor against the real pdgels on copies;
+ * WORK(1) as the workspace query's. */
+static void test_gels(const char* trans, int m, int n, int nb, int rhs_nb) {
+  const int nrhs = 3, p = m > n ? m : n, tr = trans[0] != 'N';
+  const int rows = tr ? n : m, cols = tr ? m : n; /* op(A) */
+  Dist A = make(m, n, nb, nb), B = make(p, nrhs, nb, rhs_nb);
+  double* a = calloc(local_size(&A), sizeof *a);
+  double* a2 = calloc(local_size(&A), sizeof *a2);
+  double* b = calloc(local_size(&B), sizeof *b);
+  double* b2 = calloc(local_size(&B), sizeof *b2);
+  for (int lj = 0; lj < A.lc; ++lj)
+    for (int li = 0; li < local_rows(&A); ++li)
+      a[li + (size_t)lj * A.lr] = a2[li + (size_t)lj * A.lr] = fg(grow(&A, li), gcol(&A, lj));
+  for (int lj = 0; lj < B.lc; ++lj)
+    for (int li = 0; li < local_rows(&B); ++li) {
+      int i = grow(&B, li), r = gcol(&B, lj);
+      double s = 7.0; /* rows past op(A)'s are not read (minimum norm: set to 0 first) */
+      if (i < rows) {
+        s = 0;
+        for (int j = 0; j < cols; ++j) s += (tr ? fg(j, i) : fg(i, j)) * xtrue(j, r);
+      }
+      b[li + (size_t)lj * B.lr] = b2[li + (size_t)lj * B.lr] = s;
+    }
+  int info = -99, lwork = -1;
+  double q = 0;
+  pdgels_(trans, &m, &n, &nrhs, a, &ione, &ione, A.desc, b, &ione, &ione, B.desc, &q, &lwork, &info);
+  lwork = (int)q;
+  double* work = malloc(((size_t)lwork + 1) * sizeof *work);
+  char what[80];
+  snprintf(what, sizeof what, "pdgels %s m=%d n=%d nb=%d rhs_nb=%d", trans, m, n, nb, rhs_nb);
+  route_begin();
+  pdgels_(trans, &m, &n, &nrhs, a, &ione, &ione, A.desc, b, &ione, &ione, B.desc, work, &lwork, &info);
+  route_end(rhs_nb == nb, what);
+  if (info != 0) fail(what);
+  if (work[0] != q) fail("pdgels: WORK(1) is not the workspace query's answer");
+  if (rows >= cols) check_small(solve_error(b, &B, 0, cols), 1e-10, what);
+  pdgels_fn* real = NULL;
+  real_fn("pdgels_", &real, sizeof real);
+  if (real) {
+    real(trans, &m, &n, &nrhs, a2, &ione, &ione, A.desc, b2, &ione, &ione, B.desc, work, &lwork, &info);
+    if (info != 0) fail("the real pdgels");
+    check_small(max_diff_d(&B, b, b2), 1e-10, what);
+    check_small(max_diff_d(&A, a, a2), 1e-10, what);
+  }
+  free(work);
+  free(a);
+  free(a2);
+  free(b);
+  free(b2);
+}
+
+/* pzgels as pdgels, complex, B general (X against the real pzgels only) */
+static void test_zgels(const char* trans, int m, int n, int nb) {
+  const int nrhs = 2, p = m > n ? m : n;
+  const int rows = trans[0] != 'N' ? n : m;
+  Dist A = make(m, n, nb, nb), B = make(p, nrhs, nb, nb);
+  double complex* a = calloc(local_size(&A), sizeof *a);
+  double complex* a2 = calloc(local_size(&A), sizeof *a2);
+  double complex* b = calloc(local_size(&B), sizeof *b);
+  double complex* b2 = calloc(local_size(&B), sizeof *b2);
+  for (int lj = 0; lj < A.lc; ++lj)
+    for (int li = 0; li < local_rows(&A); ++li)
+      a[li + (size_t)lj * A.lr] = a2[li + (size_t)lj * A.lr] = fgz(grow(&A, li), gcol(&A, lj));
+  for (int lj = 0; lj < B.lc; ++lj)
+    for (int li = 0; li < local_rows(&B); ++li) {
+      int i = grow(&B, li);
+      b[li + (size_t)lj * B.lr] = b2[li + (size_t)lj * B.lr] = i < rows ? fgz(gcol(&B, lj) + 3, i) : 7.0; /* not read */
+    }
+  int info = -99, lwork = -1;
+  double complex q = 0;
+  pzgels_(trans, &m, &n, &nrhs, a, &ione, &ione, A.desc, b, &ione, &ione, B.desc, &q, &lwork, &info);
+  lwork = (int)creal(q);
+  double complex* work = malloc(((size_t)lwork + 1) * sizeof *work);
+  char what[80];
+  snprintf(what, sizeof what, "pzgels %s m=%d n=%d nb=%d", trans, m, n, nb);
+  route_begin();
+  pzgels_(trans, &m, &n, &nrhs, a, &ione, &ione, A.desc, b, &ione, &ione, B.desc, work, &lwork, &info);
+  route_end(1, what);
+  if (info != 0) fail(what);
+  if (work[0] != q) fail("pzgels: WORK(1) is not the workspace query's answer");
+  pzgels_fn* real = NULL;
+  real_fn("pzgels_", &real, sizeof real);
+  if (real) {
+    real(trans, &m, &n, &nrhs, a2, &ione, &ione, A.desc, b2, &ione, &ione, B.desc, work, &lwork, &info);
+    if (info != 0) fail("the real pzgels");
+    check_small(max_diff_z(&B, b, b2), 1e-10, what);
+    check_small(max_diff_z(&A, a, a2), 1e-10, what);
+  }
+  free(work);
+  free(a);
+  free(a2);
+  free(b);
+  free(b2);
 }
 
 /* invalid arguments: ScaLAPACK's report (pxerbla's number) and info */
@@ -432,6 +713,27 @@ static void test_bad_arguments(void) {
   const int nrhs = 1, two = 2; /* B at row 2: not aligned with A's blocks */
   pdposv_("L", &n, &nrhs, a, &ione, &ione, A.desc, a, &two, &ione, A.desc, &info);
   if (info != -9 || g_xerbla_info != 9 || strcmp(g_xerbla_name, "PDPOSV") != 0) fail("pdposv ib = 2: not argument 9");
+  /* pdgels: trans 'C' is not a real type's; LWORK one below the minimum */
+  double q = 0, tau = 0;
+  int lwork = -1;
+  g_xerbla_info = 0;
+  pdgels_("C", &n, &n, &nrhs, a, &ione, &ione, A.desc, a, &ione, &ione, A.desc, &q, &lwork, &info);
+  if (info != -1 || g_xerbla_info != 1 || strcmp(g_xerbla_name, "PDGELS") != 0) fail("pdgels trans = C: not argument 1");
+  pdgels_("N", &n, &n, &nrhs, a, &ione, &ione, A.desc, a, &ione, &ione, A.desc, &q, &lwork, &info);
+  lwork = (int)q - 1;
+  double* work = malloc(((size_t)q + 1) * sizeof *work);
+  g_xerbla_info = 0;
+  route_begin();
+  pdgels_("N", &n, &n, &nrhs, a, &ione, &ione, A.desc, a, &ione, &ione, A.desc, work, &lwork, &info);
+  route_end(0, "pdgels lwork too small");
+  if (info != -14 || g_xerbla_info != 14) fail("pdgels lwork too small: not argument 14");
+  /* pdormqr: k > m (argument 5); C in another context is -(1400 + 2) in ScaLAPACK */
+  const int k = n + 1;
+  g_xerbla_info = 0;
+  lwork = (int)q;
+  pdormqr_("L", "N", &n, &n, &k, a, &ione, &ione, A.desc, &tau, a, &ione, &ione, A.desc, work, &lwork, &info);
+  if (info >= 0 || g_xerbla_info != -info || strcmp(g_xerbla_name, "PDORMQR") != 0) fail("pdormqr k > m: not reported");
+  free(work);
   free(a);
 }
 
@@ -533,6 +835,20 @@ int main(int argc, char** argv) {
   test_getrf(170, 32, 8, 0); /* pdgetrs on ScaLAPACK with hetla's pivots */
   test_geqrf(230, 150, 32);
   test_geqrf(90, 170, 16);
+  test_ormqr("L", "T", 190, 70, 110, 32, 1);
+  test_ormqr("L", "N", 130, 90, 100, 16, 0);
+  test_ormqr("R", "N", 60, 150, 120, 32, 0);
+  test_ormqr("R", "T", 70, 110, 110, 16, 0);
+  test_zunmqr("L", "C", 120, 50, 90, 16);
+  test_zunmqr("R", "N", 40, 100, 70, 32);
+  test_gels("N", 200, 120, 32, 32);
+  test_gels("N", 110, 190, 32, 32); /* minimum norm */
+  test_gels("T", 190, 100, 16, 16); /* A^T: minimum norm */
+  test_gels("T", 90, 160, 32, 32);
+  test_gels("N", 150, 80, 16, 8); /* B's blocks not square: to ScaLAPACK */
+  test_zgels("N", 160, 90, 32);
+  test_zgels("C", 160, 90, 32);
+  test_zgels("N", 70, 130, 16);
 
   int total = failures;
   Cigamx2d(ctxt, "All", " ", 1, 1, &total, 1, NULL, NULL, -1, -1, -1);
