@@ -44,10 +44,14 @@ TYPED_TEST(MpiTyped, PotrfRaggedEveryGrid) {
       const uint64_t sent = g.bytes_sent();
       EXPECT_EQ(mpi::potrf(uplo, A), 0);
       // every process owns tiles the others read: the runtime moved them
-      if (g.size() > 1) EXPECT_GT(g.bytes_sent(), sent);
+      if (g.size() > 1) {
+        EXPECT_GT(g.bytes_sent(), sent);
+      }
       std::vector<T> F(static_cast<std::size_t>(n * n));
       A.gather(F.data(), n);
-      if (g.rank() == 0) EXPECT_LT(bench::potrf_residual(uplo, n, A0.data(), n, F.data(), n), bench::kResidualThreshold);
+      if (g.rank() == 0) {
+        EXPECT_LT(bench::potrf_residual(uplo, n, A0.data(), n, F.data(), n), bench::kResidualThreshold);
+      }
     }
 }
 
@@ -65,8 +69,9 @@ TYPED_TEST(MpiTyped, PosvEveryGrid) {
     EXPECT_EQ(mpi::posv(Uplo::Upper, A, B), 0);
     std::vector<T> X(static_cast<std::size_t>(n * nrhs));
     B.gather(X.data(), n);
-    if (g.rank() == 0)
+    if (g.rank() == 0) {
       EXPECT_LT(bench::solve_residual(n, n, nrhs, A0.data(), n, X.data(), n, B0.data(), n), bench::kResidualThreshold);
+    }
   }
 }
 
@@ -166,8 +171,9 @@ TEST(Mpi, RepeatedCallsSeeNewData) {
       ASSERT_EQ(mpi::potrf(Uplo::Lower, A), 0);
       std::vector<double> F(static_cast<std::size_t>(n * n));
       A.gather(F.data(), n);
-      if (g.rank() == 0)
+      if (g.rank() == 0) {
         EXPECT_LT(bench::potrf_residual(Uplo::Lower, n, A0.data(), n, F.data(), n), bench::kResidualThreshold);
+      }
     }
   }
 }

@@ -34,7 +34,6 @@
 
 #include "bench/common.hpp"
 #include "context/context.hpp"
-#include "devices/emulated/emulated_device.hpp"
 #include "hetla/context.hpp"
 
 namespace hetla::cli {
