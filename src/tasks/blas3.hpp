@@ -73,7 +73,7 @@ void gemm(rt::Runtime& rt, Op opa, Op opb, T alpha, Ref<T> A, Ref<T> B, T beta, 
 /// They lie one below the other in its local array (mpi::DistMatrix), so the
 /// task is one tall GEMM; the A tiles it reads from another process arrive
 /// as separate buffers and are packed into one block first (rows x nb
-/// copied for 2 rows nb^2 flops). Per-tile 192^3 GEMMs made the
+/// copied for 2 rows nb^2 flops; tiles_as_block). Per-tile 192^3 GEMMs made the
 /// distributed getrf n = 8000 on 1 x 2 processes 0.86x of ScaLAPACK, whose
 /// updates are one GEMM per step.
 template <typename T>
@@ -103,35 +103,12 @@ void gemm_column_by_owner(rt::Runtime& rt, Op opb, T alpha, const Matrix<T>& M, 
     rt.insert(
         [=](rt::TaskContext& c) {
           if (o.skipped()) return;
-          // The C tiles as one block when they lie so (a local array); else tile by tile.
-          bool block = c.ld(g + 1) >= height;
-          for (int t = 1; t < g && block; ++t)
-            block = c.ld(g + 1 + t) == c.ld(g + 1) && c.ptr<T>(g + 1 + t) == c.ptr<T>(g + t) + mb[t - 1];
-          const T* Bp = c.ptr<T>(g);
-          if (!block) {
-            for (int t = 0; t < g; ++t)
-              blas::gemm(Op::NoTrans, opb, mb[t], n, kk, alpha, c.ptr<T>(t), c.ld(t), Bp, c.ld(g), beta,
-                         c.ptr<T>(g + 1 + t), c.ld(g + 1 + t));
-            return;
-          }
-          bool a_block = c.ld(0) >= height;
-          for (int t = 1; t < g && a_block; ++t)
-            a_block = c.ld(t) == c.ld(0) && c.ptr<T>(t) == c.ptr<T>(t - 1) + mb[t - 1];
-          const T* Ap = c.ptr<T>(0);
-          int64_t lda = c.ld(0);
-          thread_local std::vector<T> packed;
-          if (!a_block) {
-            packed.resize(static_cast<std::size_t>(height * kk));
-            int64_t r0 = 0;
-            for (int t = 0; t < g; ++t) {
-              for (int64_t q = 0; q < kk; ++q)
-                std::copy_n(c.ptr<T>(t) + q * c.ld(t), mb[t], packed.data() + r0 + q * height);
-              r0 += mb[t];
-            }
-            Ap = packed.data(), lda = height;
-          }
-          blas::gemm(Op::NoTrans, opb, height, n, kk, alpha, Ap, lda, Bp, c.ld(g), beta, c.ptr<T>(g + 1),
-                     c.ld(g + 1));
+          thread_local std::vector<T> apack, cpack;
+          bool ap = false, cp = false;
+          const auto [Ab, lda] = tiles_as_block(c, 0, mb, kk, apack, ap);
+          const auto [Cb, ldc] = tiles_as_block(c, g + 1, mb, n, cpack, cp);
+          blas::gemm(Op::NoTrans, opb, height, n, kk, alpha, Ab, lda, c.ptr<T>(g), c.ld(g), beta, Cb, ldc);
+          if (cp) unpack_tiles(c, g + 1, mb, n, Cb, ldc);
         },
         acc.data(), acc.size(),
         {o.priority, "gemm", rt::kHostOnly, dev::KernelId::None,

@@ -328,28 +328,12 @@ void larfb_left_by_owner(rt::Runtime& rt, const Reflectors<T>& R, int64_t p, Op 
     const int64_t n = C.tile_nb(j);
     rt.insert(
         [=](rt::TaskContext& c) {
-          // V and C each as one block: where they lie so, in place, else packed
           thread_local std::vector<T> vpack, cpack;
-          auto as_one = [&](int first, std::vector<T>& pack, int64_t cols, bool& packed) -> std::pair<T*, int64_t> {
-            bool block = c.ld(first) >= height;
-            for (int t = 1; t < g && block; ++t)
-              block = c.ld(first + t) == c.ld(first) && c.ptr<T>(first + t) == c.ptr<T>(first + t - 1) + mb[t - 1];
-            packed = !block;
-            if (block) return {c.ptr<T>(first), c.ld(first)};
-            pack.resize(static_cast<std::size_t>(height * cols));
-            for (int t = 0, r0 = 0; t < g; r0 += static_cast<int>(mb[t]), ++t)
-              for (int64_t q = 0; q < cols; ++q)
-                std::copy_n(c.ptr<T>(first + t) + q * c.ld(first + t), mb[t], pack.data() + r0 + q * height);
-            return {pack.data(), height};
-          };
           bool vp = false, cp = false;
-          const auto [V, ldv] = as_one(0, vpack, kp, vp);
-          const auto [Cb, ldc] = as_one(g + 1, cpack, n, cp);
+          const auto [V, ldv] = tiles_as_block(c, 0, mb, kp, vpack, vp);
+          const auto [Cb, ldc] = tiles_as_block(c, g + 1, mb, n, cpack, cp);
           blas::larfb_left(op, height, n, kp, V, ldv, c.ptr<T>(g), c.ld(g), Cb, ldc);
-          if (cp)
-            for (int t = 0, r0 = 0; t < g; r0 += static_cast<int>(mb[t]), ++t)
-              for (int64_t q = 0; q < n; ++q)
-                std::copy_n(Cb + r0 + q * ldc, mb[t], c.ptr<T>(g + 1 + t) + q * c.ld(g + 1 + t));
+          if (cp) unpack_tiles(c, g + 1, mb, n, Cb, ldc);
         },
         acc.data(), acc.size(),
         {prio(j), "larfb", rt::kHostOnly, dev::KernelId::None,

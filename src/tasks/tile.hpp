@@ -7,10 +7,12 @@
 // shares (tasks/blas3.hpp, cholesky.hpp, lu.hpp, qr.hpp, matfun.hpp hold the
 // wrappers).
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 #include "hetla/matrix.hpp"
 #include "devices/device.hpp"
@@ -55,5 +57,36 @@ template <typename T> constexpr double flop_scale() { return is_complex_v<T> ? 4
 /// Placement flag of a task computing in T: double-precision tasks only go to
 /// devices with fp64. Every task with a KernelId ORs it into its flags.
 template <typename T> constexpr uint32_t fp64_flag() { return std::is_same_v<real_t<T>, double> ? rt::kFp64 : 0u; }
+
+/// Accesses first .. first + mb.size() - 1 of a task, tiles of mb[t] rows
+/// and `cols` columns, as one column-major block of sum(mb) rows: in place
+/// where they lie one below the other with one leading dimension (a
+/// process's tiles of a tile column in its local array), else packed into
+/// `pack`. Returns the block and its leading dimension; `packed` says which.
+/// unpack_tiles() writes a packed block back.
+template <typename T>
+std::pair<T*, int64_t> tiles_as_block(const rt::TaskContext& c, int first, const std::vector<int64_t>& mb,
+                                      int64_t cols, std::vector<T>& pack, bool& packed) {
+  int64_t height = 0;
+  for (int64_t h : mb) height += h;
+  const int g = static_cast<int>(mb.size());
+  bool block = c.ld(first) >= height;
+  for (int t = 1; t < g && block; ++t)
+    block = c.ld(first + t) == c.ld(first) && c.ptr<T>(first + t) == c.ptr<T>(first + t - 1) + mb[t - 1];
+  packed = !block;
+  if (block) return {c.ptr<T>(first), c.ld(first)};
+  pack.resize(static_cast<std::size_t>(height * cols));
+  for (int t = 0, r0 = 0; t < g; r0 += static_cast<int>(mb[t]), ++t)
+    for (int64_t q = 0; q < cols; ++q)
+      std::copy_n(c.ptr<T>(first + t) + q * c.ld(first + t), mb[t], pack.data() + r0 + q * height);
+  return {pack.data(), height};
+}
+template <typename T>
+void unpack_tiles(const rt::TaskContext& c, int first, const std::vector<int64_t>& mb, int64_t cols, const T* block,
+                  int64_t ld) {
+  for (int t = 0, r0 = 0; t < static_cast<int>(mb.size()); r0 += static_cast<int>(mb[t]), ++t)
+    for (int64_t q = 0; q < cols; ++q)
+      std::copy_n(block + r0 + q * ld, mb[t], c.ptr<T>(first + t) + q * c.ld(first + t));
+}
 
 }  // namespace hetla::tile
