@@ -306,7 +306,11 @@ int simulate(const SimulateArgs& a) {
       const double measured = measure(q.routine, q.n, q.nrhs, q.nb, devices, sch);
       const int cores = num_threads();
       finalize();
-      const sim::MachineModel m = sim::api().this_machine(devices, 'd', q.nb, cores);
+      // Measured now, not the stored model: a validation compares the model
+      // with the machine as it is at this moment.
+      sim::ThisOptions to;
+      to.devices = devices, to.cores = cores, to.precisions = "d", to.nbs = {q.nb};
+      const sim::MachineModel m = sim::api().measure_this(to);
       const sim::Result r = sim::api().simulate(m, q);
       if (q.trace) write_trace(a.trace, "this:" + devices, q, r);
       const double rel = (r.seconds - measured) / measured;
