@@ -29,6 +29,7 @@
 namespace hetla::sim {
 
 using nlohmann::json;
+using ojson = nlohmann::ordered_json;  // a written model keeps the shipped files' field order
 
 namespace {
 
@@ -351,14 +352,14 @@ Rates measure_rates(const Layout& l, const std::string& precisions, const std::v
 
 constexpr int kStoreVersion = 1;
 
-json curves_json(const Rates& r, std::size_t first, std::size_t last) {
-  json ks = json::object();
+ojson curves_json(const Rates& r, std::size_t first, std::size_t last) {
+  ojson ks = ojson::object();
   for (std::size_t k = first; k < last; ++k) {
-    json per = json::object();
+    ojson per = ojson::object();
     for (std::size_t p = 0; p < 4; ++p) {
       const auto& c = r.curves[k][p];
       if (c.empty()) continue;
-      json pts = json::array();
+      ojson pts = ojson::array();
       for (const auto& [x, v] : c.points) pts.push_back({x, v});
       per[std::string(1, "sdcz"[p])] = pts;
     }
@@ -407,20 +408,20 @@ std::string this_machine_path() {
 }
 
 std::string model_json(const MachineModel& m) {
-  json j = json::object();
+  ojson j = ojson::object();
   j["name"] = m.name;
   if (!m.description.empty()) j["description"] = m.description;
-  json src = json::object();
+  ojson src = ojson::object();
   for (const auto& [k, v] : m.sources) src[k] = v;
   j["sources"] = src;
   j["host"] = {{"cores", m.cores}, {"kernels", curves_json(m.host, 1, kKernels)}};
   if (m.memory_bandwidth_gbs > 0) j["host"]["memory_bandwidth_gbs"] = m.memory_bandwidth_gbs;
-  json hubs = json::array();
+  ojson hubs = ojson::array();
   for (const auto& h : m.hubs) hubs.push_back({{"bandwidth_gbs", h.gbs}, {"latency_us", h.latency_us}});
   j["hubs"] = hubs;
-  json devs = json::array();
+  ojson devs = ojson::array();
   for (const auto& d : m.devices) {
-    json o = {{"name", d.name},         {"count", d.count},     {"memory_gb", d.memory_bytes / 1e9},
+    ojson o = {{"name", d.name},         {"count", d.count},     {"memory_gb", d.memory_bytes / 1e9},
               {"hub", d.hub},           {"link_gbs", d.link_gbs}, {"link_latency_us", d.link_latency_us},
               {"fp64", d.fp64},         {"herk_as_gemm", d.herk_as_gemm},
               {"kernels", curves_json(d.rates, 1, kDeviceKernels)}};
