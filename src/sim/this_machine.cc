@@ -170,17 +170,38 @@ template <typename T> struct Kernels {
 // Why: the former calibration (one core, best of 5 on one cache-resident
 // tile, and the BLAS free to use every core for it) predicted potrf 40-49 %
 // too fast on this 2-core host (n = 8000: 143 GFLOP/s predicted, 83 real).
-template <typename T> void measure_host(Rates& r, int p, int64_t nb, int threads, double seconds) {
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+void put(Rates& r, std::size_t k, int p, double x, double v) {
+  auto& pts = r.curves[k][static_cast<std::size_t>(p)].points;
+  auto it = std::lower_bound(pts.begin(), pts.end(), x, [](const auto& a, double b) { return a.first < b; });
+  if (it != pts.end() && it->first == x) it->second = v;  // a panel height measured at two widths: the later
+  else pts.insert(it, {x, v});
+}
+
+/// The host's rates per thread in wall time (what a host worker gets) and in
+/// the thread's CPU time (what an emu device's stretch counts: it waits
+/// until CPU time / speed, so a kernel slowed by other processes is not
+/// slowed twice). Equal on an idle machine.
+struct HostRates {
+  Rates wall, cpu;
+};
+
+template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int threads, double seconds) {
   const std::size_t pool = last_level_cache() * 3 / 2;
-  std::vector<std::vector<double>> rate;  // [job][thread]
+  std::vector<std::vector<double>> rate, crate;  // [job][thread]
   std::size_t njobs = 0;
   {
     Kernels<T> probe(8, 1 << 16);
     njobs = probe.jobs().size();
   }
   rate.assign(njobs, std::vector<double>(static_cast<std::size_t>(threads), 0));
+  crate = rate;
   std::vector<std::string> labels(njobs);
-  std::vector<double> abscissa(njobs);
   std::barrier sync(threads);
   auto body = [&](int th) {
     util::ScopedCoreBinding bind(th);
@@ -190,19 +211,22 @@ template <typename T> void measure_host(Rates& r, int p, int64_t nb, int threads
       Job& job = jobs[j];
       sync.arrive_and_wait();  // all threads start each kernel together
       const auto end = Clock::now() + std::chrono::duration<double>(seconds);
-      double busy = 0, units = 0;
+      double busy = 0, cpu = 0, units = 0;
       int i = 0;
       job.restore();
       for (int calls = 0;; ++calls) {
         if (i == job.items) job.restore(), i = 0;
         const auto t0 = Clock::now();
+        const double c0 = thread_cpu_seconds();
         job.run(i++);
+        cpu += thread_cpu_seconds() - c0;
         const auto t1 = Clock::now();
         busy += std::chrono::duration<double>(t1 - t0).count();
         units += job.units;
         if (t1 >= end && calls >= 2) break;
       }
       rate[j][static_cast<std::size_t>(th)] = units / busy / 1e9;
+      crate[j][static_cast<std::size_t>(th)] = units / std::max(cpu, 1e-9) / 1e9;
       if (th == 0) labels[j] = job.label;
     }
   };
@@ -214,23 +238,20 @@ template <typename T> void measure_host(Rates& r, int p, int64_t nb, int threads
   // The panels' abscissa: heights nb, 2 nb, 4 nb, 8 nb in the order jobs() lists them.
   int64_t h = nb;
   for (std::size_t j = 0; j < njobs; ++j) {
-    double sum = 0;
-    for (double v : rate[j]) sum += v;
-    const double v = sum / threads;
+    double sum = 0, csum = 0;
+    for (std::size_t th = 0; th < rate[j].size(); ++th) sum += rate[j][th], csum += crate[j][th];
     const std::size_t k = labels[j] == "gemm" ? static_cast<std::size_t>(dev::KernelId::Gemm) : model_kernel_of(labels[j].c_str());
     double x = static_cast<double>(nb);
     if (k == kGetrfPanel || k == kGeqrfPanel) {
       x = static_cast<double>(h);
       if (k == kGeqrfPanel) h *= 2;
     }
-    auto& pts = r.curves[k][static_cast<std::size_t>(p)].points;
-    auto it = std::lower_bound(pts.begin(), pts.end(), x, [](const auto& a, double b) { return a.first < b; });
-    if (it != pts.end() && it->first == x) it->second = v;  // a panel height measured at two widths: the later
-    else pts.insert(it, {x, v});
+    put(r.wall, k, p, x, sum / threads);
+    put(r.cpu, k, p, x, std::max(sum, csum) / threads);  // CPU time <= wall time, up to clock granularity
   }
 }
 
-void measure_precision(Rates& r, char precision, int64_t nb, int threads, double seconds) {
+void measure_precision(HostRates& r, char precision, int64_t nb, int threads, double seconds) {
   const int p = precision_index(precision);
   switch (precision) {
     case 's': measure_host<float>(r, p, nb, threads, seconds); break;
@@ -285,7 +306,8 @@ std::string fmt(const char* f, double v) {
 // a core: the host rates shrink by that, and an emu device computes at
 // min(speed, cores / load) of a core (its stretch is to CPU time / speed, so
 // it only gets slower than speed when it cannot get its CPU time).
-MachineModel build(const Layout& l, const Rates& host, const std::string& devices, const std::string& host_source) {
+MachineModel build(const Layout& l, const HostRates& hr, const std::string& devices, const std::string& host_source) {
+  const Rates& host = hr.wall;
   MachineModel m;
   m.name = "this";
   m.description = "this machine (" + util::Topology::get().cpu_model() + ", " + util::blas_vendor() +
@@ -310,17 +332,23 @@ MachineModel build(const Layout& l, const Rates& host, const std::string& device
     d.link_gbs = a->bandwidth_hint() / 1e9;
     const auto* e = dynamic_cast<const dev::EmulatedDevice*>(a.get());
     d.link_latency_us = e ? e->config().latency_us : 0;
-    const double speed = std::min(a->nominal_speed(), share < 1 ? l.machine_cores / l.load : 1.0);
+    // Its kernel runs on a core for CPU time t, then it waits until t / speed
+    // has passed: speed x the CPU-time rate, unless sharing the cores makes
+    // the kernel itself slower than that (the wall rate, times the cores'
+    // share when the workers and emu threads overload them).
+    const double speed = a->nominal_speed(), cap = share;
     for (std::size_t k = 1; k < kDeviceKernels; ++k)
       for (std::size_t p = 0; p < 4; ++p) {
-        auto c = host.curves[k][p];
-        for (auto& pt : c.points) pt.second *= speed;
+        auto c = hr.cpu.curves[k][p];
+        const RateCurve& w = host.curves[k][p];
+        for (auto& pt : c.points) pt.second = std::min(pt.second * speed, w.at(pt.first) * cap);
         d.rates.curves[k][p] = c;
       }
     const std::string f = "devices[" + std::to_string(i++) + "]";
-    m.sources.emplace_back(f + ".kernels", fmt("emu speed %g", a->nominal_speed()) +
-                                               (speed < a->nominal_speed() ? fmt(" (%.3f: it shares the cores)", speed) : "") +
-                                               " x the host kernel rates (it runs the host BLAS on its own thread, then waits)");
+    m.sources.emplace_back(f + ".kernels", fmt("emu speed %g", speed) +
+                                               " x the host kernels' rates in CPU time, at most their wall-time rates" +
+                                               (cap < 1 ? fmt(" x %.3f (the cores are shared)", cap) : "") +
+                                               " (it runs the host BLAS on its own thread, then waits until CPU time / speed)");
     m.sources.emplace_back(f + ".link_gbs", e && e->config().bandwidth_gbs > 0 ? "emu bw parameter"
                                                                                  : "emu without bw: hetla's 20 GB/s hint (copies are memcpy)");
     m.sources.emplace_back(f + ".link_latency_us", "emu lat parameter (0 when not given)");
@@ -340,9 +368,9 @@ std::string host_source(const Layout& l, const std::string& precisions, const st
          " (panels at heights nb..8nb; laswp in GB/s)";
 }
 
-Rates measure_rates(const Layout& l, const std::string& precisions, const std::vector<int64_t>& nbs, double seconds) {
+HostRates measure_rates(const Layout& l, const std::string& precisions, const std::vector<int64_t>& nbs, double seconds) {
   util::BlasThreadsGuard blas(1);  // one core per thread, as the runtime's workers run the BLAS
-  Rates r;
+  HostRates r;
   for (char c : precisions)
     for (int64_t nb : nbs) measure_precision(r, c, nb, l.threads, seconds);
   return r;
@@ -350,7 +378,7 @@ Rates measure_rates(const Layout& l, const std::string& precisions, const std::v
 
 // ---- the store of measured host rates ----------------------------------
 
-constexpr int kStoreVersion = 1;
+constexpr int kStoreVersion = 2;  // 2: cpu_time_model added
 
 ojson curves_json(const Rates& r, std::size_t first, std::size_t last) {
   ojson ks = ojson::object();
@@ -438,7 +466,7 @@ MachineModel measure_this(const ThisOptions& opt) {
   for (char c : opt.precisions) precision_index(c);  // throws on a bad letter
   std::vector<int64_t> nbs = opt.nbs;
   std::sort(nbs.begin(), nbs.end());  // a panel height two widths share keeps the larger width's rate
-  const Rates r = measure_rates(l, opt.precisions, nbs, opt.seconds);
+  const HostRates r = measure_rates(l, opt.precisions, nbs, opt.seconds);
   return build(l, r, opt.devices, host_source(l, opt.precisions, nbs, opt.seconds));
 }
 
@@ -463,13 +491,14 @@ MachineModel this_machine(const std::string& devices, char precision, int64_t nb
     doc = {{"version", kStoreVersion}, {"machines", json::array()}};
     found = SIZE_MAX;
   }
-  Rates host;
+  HostRates host;
   std::string source;
   if (found != SIZE_MAX) {
     const json& e = doc["machines"][found];
     try {
       const MachineModel stored = parse_model(e.at("model").dump(), path);
-      host = stored.host;
+      host.wall = stored.host;
+      host.cpu = parse_model(e.at("cpu_time_model").dump(), path).host;
       for (const auto& [k, v] : stored.sources)
         if (k == "host.kernels") source = v;
     } catch (const std::exception& ex) {
@@ -477,17 +506,25 @@ MachineModel this_machine(const std::string& devices, char precision, int64_t nb
       found = SIZE_MAX;
     }
   }
-  if (found == SIZE_MAX || !has_point(host, p, nb)) {
-    const Rates fresh = measure_rates(l, std::string(1, precision), {nb}, 0.15);
-    merge(host, fresh);
+  if (found == SIZE_MAX || !has_point(host.wall, p, nb) || !has_point(host.cpu, p, nb)) {
+    const HostRates fresh = measure_rates(l, std::string(1, precision), {nb}, 0.15);
+    merge(host.wall, fresh.wall);
+    merge(host.cpu, fresh.cpu);
     const std::string add = host_source(l, std::string(1, precision), {nb}, 0.15);
     source = source.empty() ? add : source + "; " + add;
     MachineModel stored;
     stored.name = "this";
     stored.cores = l.threads;
-    stored.host = host;
+    stored.host = host.wall;
     stored.sources.emplace_back("host.kernels", source);
-    json entry = {{"blas", key.blas}, {"cpu", key.cpu}, {"threads", key.threads}, {"model", json::parse(model_json(stored))}};
+    MachineModel cpu_time = stored;
+    cpu_time.host = host.cpu;
+    cpu_time.sources = {{"host.kernels", "the same measurement in the threads' CPU time (the emu devices' base)"}};
+    json entry = {{"blas", key.blas},
+                  {"cpu", key.cpu},
+                  {"threads", key.threads},
+                  {"model", json::parse(model_json(stored))},
+                  {"cpu_time_model", json::parse(model_json(cpu_time))}};
     if (found == SIZE_MAX) doc["machines"].push_back(entry);
     else doc["machines"][found] = entry;
     try {
