@@ -323,6 +323,7 @@ MachineModel build(const Layout& l, const HostRates& hr, const std::string& devi
                                            " cores in this process's CPU set)");
   m.sources.emplace_back("host.kernels", host_source + (share < 1 ? fmt("; times %.3f: the workers and emu threads load the cores", share) : ""));
   m.hubs.push_back({1e6, 0});
+  m.sources.emplace_back("hubs", "none shared: an emu device's copies are limited by its own bw only");
   int i = 0;
   for (const auto& a : l.set.accelerators) {
     DeviceModel d;
