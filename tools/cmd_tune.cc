@@ -188,7 +188,8 @@ int cmd_tune(int argc, char** argv, int first) {
                "--machine FILE; docs/simulation.md): every kernel and panel at each tile size of\n"
                "--nbs in each precision of --precisions, run by every host worker at once on tiles\n"
                "from memory for --seconds each (13 measurements per precision and tile size: about\n"
-               "40 s for sdcz x 5 tile sizes), and the emulated devices from their own parameters.",
+               "40 s of kernels for sdcz x 5 tile sizes, 80 s in all on a loaded 2-core host), and\n"
+               "the emulated devices from their own parameters.",
                "hetla tune");
   setup_command(app,
                 "[--devices SPEC] [--nb NB] [--repeat R] [--json] [--dry-run] [--quiet]\n"
