@@ -33,6 +33,7 @@ struct SimulateArgs {
   std::string trace;  // --trace FILE ("" = none)
   int64_t n = 0, nb = 0, cores = 0, nodes = 0;  // 0: not given (nb 512, cores and nodes: the model's)
   int64_t nrhs = 1;
+  int64_t accelerators = -1;  // -1: all of the model's
   bool list = false, json = false;
 };
 
@@ -49,6 +50,7 @@ void add_options(CLI::App& app, SimulateArgs& a) {
   app.add_option("--nb", a.nb, "tile size (on several nodes at least n / 230: about 2 M potrf tasks)")->option_text("NB")->transform(integer(1, 1 << 20))->default_str("512");
   app.add_option("--precision", a.precision, "s, d, c or z")->option_text("P")->check(one_of({"s", "d", "c", "z"}))->capture_default_str();
   app.add_option("--cores", a.cores, "host worker cores")->option_text("N")->transform(integer(1, 1 << 16))->default_str("the model's");
+  app.add_option("--accelerators", a.accelerators, "keep the model's first K accelerators (per node), e.g. 1..6 of\nseed000-system-a's K20c")->option_text("K")->transform(integer(0, 1 << 14))->default_str("all");
   app.add_option("--schedule", a.schedule, "dynamic or static (with --nodes > 1: static)")->option_text("S")->check(one_of({"dynamic", "static"}))->default_str("dynamic");
   app.add_option("--nodes", a.nodes, "nodes of a cluster model (the first K; or K copies of a node model)")->option_text("K")->transform(integer(1, 1 << 14))->default_str("the model's");
   app.add_option("--grid", a.grid, "the nodes' grid for the 2-D block-cyclic tiles")->option_text("PxQ")->default_str("the most square");
@@ -306,7 +308,11 @@ int simulate(const SimulateArgs& a) {
       const double measured = measure(q.routine, q.n, q.nrhs, q.nb, devices, sch);
       const int cores = num_threads();
       finalize();
-      const sim::MachineModel m = sim::api().this_machine(devices, 'd', q.nb, cores);
+      // Measured now, not the stored model: a validation compares the model
+      // with the machine as it is at this moment.
+      sim::ThisOptions to;
+      to.devices = devices, to.cores = cores, to.precisions = "d", to.nbs = {q.nb};
+      const sim::MachineModel m = sim::api().measure_this(to);
       const sim::Result r = sim::api().simulate(m, q);
       if (q.trace) write_trace(a.trace, "this:" + devices, q, r);
       const double rel = (r.seconds - measured) / measured;
@@ -322,8 +328,16 @@ int simulate(const SimulateArgs& a) {
       return kExitOk;
     }
     if (machine.empty()) throw UsageError("--machine NAME|FILE is required (--list-machines)" + see);
-    const sim::MachineModel m = machine == "this" ? sim::api().this_machine(devices, q.precision, q.nb, q.cores)
-                                                  : sim::api().find_model(machine);
+    sim::MachineModel m = machine == "this" ? sim::api().this_machine(devices, q.precision, q.nb, q.cores)
+                                            : sim::api().find_model(machine);
+    if (a.accelerators >= 0) {  // the first K instances, in the model's order (hub by hub as listed)
+      int64_t keep = a.accelerators;
+      for (auto& d : m.devices) {
+        d.count = static_cast<int>(std::min<int64_t>(d.count, keep));
+        keep -= d.count;
+      }
+      std::erase_if(m.devices, [](const sim::DeviceModel& d) { return d.count == 0; });
+    }
     // owner computes across nodes (seed 004 sec. 5.4, as the MPI layer) unless asked otherwise
     const int nodes = q.nodes > 0 ? q.nodes : m.nodes;
     q.schedule = a.schedule == "static" || (a.schedule.empty() && nodes > 1) ? rt::Schedule::Static : rt::Schedule::Dynamic;

@@ -21,6 +21,11 @@
 #include "tune/tile_table.hpp"
 #include "tune_crossover.hpp"
 #include "tune_tiles.hpp"
+#ifdef HETLA_HAVE_SIMGRID
+#include <fstream>
+
+#include "sim/sim_api.hpp"
+#endif
 
 namespace hetla::cli {
 
@@ -115,6 +120,34 @@ CLI::Validator precision_letters() {
 
 }  // namespace
 
+/// `hetla tune --model FILE`: the whole model of this machine for --devices
+/// (docs/simulation.md "Model format"), every precision of `precisions` at
+/// every tile size of `nbs`, written to FILE for `hetla simulate --machine FILE`.
+int tune_model(const std::string& file, const std::string& devices, const std::string& precisions,
+               const std::vector<int64_t>& nbs, double seconds, bool json, bool quiet) {
+#ifdef HETLA_HAVE_SIMGRID
+  sim::ThisOptions o;
+  o.devices = devices, o.precisions = precisions, o.nbs = nbs, o.seconds = seconds;
+  sim::MachineModel m;
+  {
+    Progress progress("hetla tune", quiet);
+    progress.update("measuring the kernels (" + std::to_string(precisions.size() * nbs.size() * 13) + " x " +
+                        std::to_string(seconds).substr(0, 4) + " s)", 0, 0);
+    m = sim::api().measure_this(o);
+  }
+  const std::string text = sim::api().model_json(m);
+  sim::api().parse_model(text, file);  // what --machine FILE will read: fail here, not there
+  std::ofstream out(file);
+  if (!out || !(out << text) || (out.close(), !out)) throw std::runtime_error("cannot write the model to " + file);
+  if (json) std::printf("{\"model\":\"%s\",\"devices\":\"%s\",\"precisions\":\"%s\"}\n", file.c_str(), devices.c_str(), precisions.c_str());
+  else std::printf("model of this machine for --devices %s written to %s (hetla simulate --machine %s)\n", devices.c_str(), file.c_str(), file.c_str());
+  return kExitOk;
+#else
+  (void)file, (void)devices, (void)precisions, (void)nbs, (void)seconds, (void)json, (void)quiet;
+  throw UsageError("tune --model: this build has no simulation (configure with SimGrid: HETLA_WITH_SIMGRID)");
+#endif
+}
+
 int cmd_tune(int argc, char** argv, int first) {
   std::string devices = "cpu";
   int64_t nb = 256, reps = 5;
@@ -122,7 +155,8 @@ int cmd_tune(int argc, char** argv, int first) {
   std::vector<int64_t> sizes = {1000, 2000, 4000};
   std::string sizes_text;
   bool tiles = false, quick = false, crossover = false;
-  std::string precisions;
+  std::string precisions, model_file, nbs_text;
+  double model_seconds = 0.15;
   CLI::App app("Measures gemm, herk, trsm, potrf and trmm at tile size NB in double precision on\n"
                "every device of SPEC, taking the median of R runs per kernel, and merges the\n"
                "rates into " + tune::weights_path() + "\n"
@@ -148,13 +182,21 @@ int cmd_tune(int argc, char** argv, int first) {
                "HETLA_LAPACK_CROSSOVER* variables still win; hetla info shows those in force.\n"
                "\n"
                "--quick: --tiles at N = 1000,2000,4000, double, then --crossover (about a minute\n"
-               "and a half on 2 cores).",
+               "and a half on 2 cores).\n"
+               "\n"
+               "--model FILE writes the simulation model of this machine for SPEC (hetla simulate\n"
+               "--machine FILE; docs/simulation.md): every kernel and panel at each tile size of\n"
+               "--nbs in each precision of --precisions, run by every host worker at once on tiles\n"
+               "from memory for --seconds each (13 measurements per precision and tile size: about\n"
+               "40 s of kernels for sdcz x 5 tile sizes, 80 s in all on a loaded 2-core host), and\n"
+               "the emulated devices from their own parameters.",
                "hetla tune");
   setup_command(app,
                 "[--devices SPEC] [--nb NB] [--repeat R] [--json] [--dry-run] [--quiet]\n"
                 "       hetla tune --split [--devices SPEC] [-n N[,N...]] [--repeat R] [--json] [--dry-run] [--quiet]\n"
                 "       hetla tune --tiles|--quick [--devices SPEC] [-n N[,N...]] [--precisions sdcz] [--repeat R]\n"
                 "                  [--json] [--dry-run] [--quiet]\n"
+                "       hetla tune --model FILE [--devices SPEC] [--precisions sdcz] [--nbs NB[,NB...]] [--seconds S]\n"
                 "       hetla tune --crossover [-n N[,N...]] [--precisions sdcz] [--repeat R] [--json] [--dry-run] [--quiet]",
                 "Progress is shown on stderr when it is a terminal; --quiet silences it.\n"
                 "Exit status: 0 success, 1 a measurement failed, 2 usage error.");
@@ -173,14 +215,31 @@ int cmd_tune(int argc, char** argv, int first) {
   split_flag->excludes(tiles_flag)->excludes(crossover_flag)->excludes(quick_flag);
   CLI::Option* n_option = app.add_option("-n", sizes_text, "with --split, --tiles or --crossover: the orders to tune at")
       ->option_text("N[,N...]")->check(integer_list(1, 100000))->default_str("1000,2000,4000; --tiles: 1000,2000,4000,8000; --crossover: 24 to 512");
-  app.add_option("--precisions", precisions, "with --tiles or --crossover: the precisions to tune (letters of sdcz)")
-      ->option_text("P")->check(precision_letters())->default_str("d; --crossover: sdcz");
+  app.add_option("--precisions", precisions, "with --tiles, --crossover or --model: the precisions to tune (letters of sdcz)")
+      ->option_text("P")->check(precision_letters())->default_str("d; --crossover, --model: sdcz");
+  CLI::Option* model_opt = app.add_option("--model", model_file, "write the simulation model of this machine for SPEC to FILE")
+      ->option_text("FILE");
+  app.add_option("--nbs", nbs_text, "with --model: the tile sizes measured")
+      ->option_text("NB[,NB...]")->check(integer_list(16, 4096))->default_str("128,192,256,384,512");
+  app.add_option("--seconds", model_seconds, "with --model: seconds per kernel and tile size")
+      ->option_text("S")->check(CLI::Range(0.001, 10.0))->capture_default_str();
+  model_opt->excludes(split_flag)->excludes(tiles_flag)->excludes(crossover_flag)->excludes(quick_flag);
   app.add_flag("--json", json, "one JSON object per line instead of a table; the file is still written");
   app.add_flag("--dry-run", dry, "measure and print, but write no file");
   app.add_flag("--quiet,-q", quiet, "no progress line (shown on stderr only when it is a terminal)");
   if (!parse_command(app, argc, argv, first)) return kExitOk;
   const bool reps_given = repeat->count() > 0, sizes_given = n_option->count() > 0;
   if (sizes_given) sizes = parse_int_list(sizes_text, "-n", 1, 100000);
+  if (!model_file.empty()) {
+    try {
+      dev::parse_devices(devices);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--devices: ") + e.what());
+    }
+    const std::vector<int64_t> nbs =
+        nbs_text.empty() ? std::vector<int64_t>{128, 192, 256, 384, 512} : parse_int_list(nbs_text, "--nbs", 16, 4096);
+    return tune_model(model_file, devices, precisions.empty() ? "sdcz" : precisions, nbs, model_seconds, json, quiet);
+  }
   if (tiles && crossover && !quick)
     throw UsageError("tune: --tiles and --crossover take different sizes: run them one at a time");
   if (quick) tiles = crossover = true;

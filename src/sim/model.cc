@@ -130,6 +130,14 @@ MachineModel parse_model(const std::string& text, const std::string& source) {
   m.file = source;
   if (j.contains("name") && !j["name"].is_string()) rd.fail("name", "expected a string");
   m.name = j.value("name", std::filesystem::path(source).stem().string());
+  if (j.contains("description") && j["description"].is_string()) m.description = j["description"].get<std::string>();
+  if (j.contains("sources")) {
+    if (!j["sources"].is_object()) rd.fail("sources", "expected an object of \"field\": \"source\"");
+    for (auto& [k, v] : j["sources"].items()) {
+      if (!v.is_string()) rd.fail("sources." + k, "expected a string");
+      m.sources.emplace_back(k, v.get<std::string>());
+    }
+  }
   if (!j.contains("host")) rd.fail("host", "missing");
   const json& h = j["host"];
   if (!h.contains("cores")) rd.fail("host.cores", "missing");

@@ -63,6 +63,8 @@ struct Hub {
 
 struct MachineModel {
   std::string name, file;  // file: where it was read from ("" when built)
+  std::string description;
+  std::vector<std::pair<std::string, std::string>> sources;  // field -> where its number comes from
   int cores = 1;           // host cores that compute
   Rates host;              // per core
   double memory_bandwidth_gbs = 0;  // host memory (informational)

@@ -10,6 +10,7 @@
 #include "devices/plugin.hpp"
 #include "sim/model.hpp"
 #include "sim/simulate.hpp"
+#include "sim/this_machine.hpp"
 
 namespace hetla::sim {
 
@@ -20,6 +21,9 @@ struct SimApi {
   MachineModel (*find_model)(const std::string& name_or_file);
   MachineModel (*this_machine)(const std::string& devices, char precision, int64_t nb, int cores);
   Result (*simulate)(const MachineModel& model, const Request& req);
+  MachineModel (*measure_this)(const ThisOptions& opt);
+  std::string (*model_json)(const MachineModel& m);
+  MachineModel (*parse_model)(const std::string& text, const std::string& source);
 };
 
 /// Loads the simulator on first use; throws std::invalid_argument naming the

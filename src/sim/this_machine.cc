@@ -1,145 +1,540 @@
 #include "sim/this_machine.hpp"
 
 #include <algorithm>
+#include <barrier>
 #include <chrono>
+#include <cmath>
 #include <complex>
-#include <limits>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <sstream>
 #include <stdexcept>
+#include <thread>
+#include <unistd.h>
 #include <vector>
 
+#include "devices/emulated/emulated_device.hpp"
 #include "devices/host/host_device.hpp"
+#include "devices/spec.hpp"
 #include "kernels/host/lapack_lu.hpp"
 #include "kernels/host/lapack_qr.hpp"
-#include "devices/spec.hpp"
+#include "tune/json_file.hpp"
+#include "util/blas_threads.hpp"
 #include "util/hwloc_topology.hpp"
 
 namespace hetla::sim {
 
+using nlohmann::json;
+using ojson = nlohmann::ordered_json;  // a written model keeps the shipped files' field order
+
 namespace {
 
-// Best of a few runs of f, in seconds.
-template <typename F> double best_seconds(F&& f) {
-  double best = std::numeric_limits<double>::max();
-  for (int r = 0; r < 5; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+using Clock = std::chrono::steady_clock;
+
+// The last-level cache in bytes (sysfs, the highest cache index of cpu0),
+// clamped to [4 MB, 128 MB]; 32 MB when unknown.
+std::size_t last_level_cache() {
+  std::size_t best = 0;
+  for (int i = 0; i < 8; ++i) {
+    std::ifstream in("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/size");
+    std::string s;
+    if (!(in >> s) || s.empty()) continue;
+    std::size_t v = std::strtoull(s.c_str(), nullptr, 10);
+    if (s.back() == 'K') v <<= 10;
+    if (s.back() == 'M') v <<= 20;
+    best = std::max(best, v);
   }
-  return best;
+  if (best == 0) best = std::size_t{32} << 20;
+  return std::clamp(best, std::size_t{4} << 20, std::size_t{128} << 20);
 }
 
-// The host-only panels of LU and QR on one core: GFLOP/s over the panel's
-// height h (rows x nb; the curve's abscissa is h, see SimExecutor), at
-// h = nb, 2 nb, 4 nb, 8 nb; and laswp, GB/s of rows exchanged: nb swaps in a
-// 4 nb x nb column, as a step of getrf applies them.
-template <typename T> void measure_panels(dev::Kernels<T>& k, Rates& r, int64_t nb, int p, double scale) {
-  const double w = static_cast<double>(nb);
-  auto& lu = r.curves[kGetrfPanel][static_cast<std::size_t>(p)].points;
-  auto& qr = r.curves[kGeqrfPanel][static_cast<std::size_t>(p)].points;
-  for (int64_t h = nb; h <= 8 * nb; h *= 2) {
-    std::vector<T> A0(static_cast<std::size_t>(h * nb));
+// One measurement of the calibration: a kernel on a pool of work items (each
+// its own tiles), `units` flops (laswp: bytes) per call.
+struct Job {
+  std::string label;
+  double units = 0;
+  int items = 1;
+  std::function<void()> restore;  // puts the outputs back (untimed), before each pass over the pool
+  std::function<void(int)> run;   // the kernel on item i (timed)
+};
+
+// Per-thread state of one measurement: builds the Jobs of a precision and
+// tile size over the thread's own arena of at least `pool` bytes, so that
+// every item's tiles have left the last-level cache when the pass comes
+// back to them, as a factorization's tiles come from memory.
+template <typename T> struct Kernels {
+  int64_t nb;
+  std::size_t pool;
+  double scale;  // complex: 4 real flops a multiply-add
+  std::vector<T> arena, S, Sl;
+  std::vector<lapack_int> piv;
+  std::vector<T> Tm;
+  dev::HostDevice host{1};
+
+  Kernels(int64_t nb_, std::size_t pool_) : nb(nb_), pool(pool_) {
+    scale = std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>> ? 4 : 1;
+    arena.resize(pool / sizeof(T) + static_cast<std::size_t>(24 * nb * nb));
     uint64_t x = 12345;
-    for (auto& v : A0) {
+    for (auto& v : arena) {
       x = x * 6364136223846793005ULL + 1442695040888963407ULL;
       v = T(static_cast<double>(x >> 11) / 9007199254740992.0 - 0.5);
     }
-    std::vector<T> A = A0, Tm(static_cast<std::size_t>(nb * nb));
-    std::vector<lapack_int> piv(static_cast<std::size_t>(nb));
-    const double hd = static_cast<double>(h);
-    const double lu_s = best_seconds([&] {
-      std::copy(A0.begin(), A0.end(), A.begin());
-      blas::getrf(h, nb, A.data(), h, piv.data());
-    });
-    lu.push_back({hd, scale * (hd * w * w - w * w * w / 3) / lu_s / 1e9});
-    const double qr_s = best_seconds([&] {
-      std::copy(A0.begin(), A0.end(), A.begin());
-      blas::geqrt_recursive(h, nb, A.data(), h, Tm.data(), nb);
-    });
-    qr.push_back({hd, scale * 2 * w * w * (hd - w / 3) / qr_s / 1e9});
+    // S: symmetric, diagonally dominant (potrf's input; trsm's and trmm's
+    // triangle, whose diagonal keeps one application of the kernel in range:
+    // the outputs are restored before every pass).
+    S.resize(static_cast<std::size_t>(nb * nb));
+    for (int64_t j = 0; j < nb; ++j)
+      for (int64_t i = 0; i < nb; ++i)
+        S[static_cast<std::size_t>(i + j * nb)] = T(i == j ? 2.0 * static_cast<double>(nb) : 0.5 / static_cast<double>(1 + i + j));
+    piv.resize(static_cast<std::size_t>(nb));
+    Tm.resize(static_cast<std::size_t>(nb * nb));
   }
-  const int64_t h = 4 * nb;
-  std::vector<T> col(static_cast<std::size_t>(h * nb), T(1));
-  std::vector<T*> tiles;
-  std::vector<int64_t> mb(4, nb), ld(4, nb), rows;
-  for (int t = 0; t < 4; ++t) tiles.push_back(col.data() + t * nb * nb);
-  for (int64_t s = 0; s < nb; ++s) rows.insert(rows.end(), {s, (s * 7919 + nb) % h});
-  const double sw = best_seconds([&] { k.laswp(nb, 4, tiles.data(), mb.data(), ld.data(), nb, rows.data()); });
-  r.curves[static_cast<std::size_t>(dev::KernelId::Laswp)][static_cast<std::size_t>(p)].points = {
-      {w, 4.0 * w * w * static_cast<double>(sizeof(T)) / sw / 1e9}};
-}
+  T* at(std::size_t off) { return arena.data() + off; }
+  // How many items of `elems` elements the pool holds (at least 2).
+  int count(std::size_t elems) const { return static_cast<int>(std::max<std::size_t>(2, pool / sizeof(T) / elems)); }
 
-// GFLOP/s of one core on nb x nb tiles, per kernel (the flop counts of the
-// tile tasks in src/tasks/).
-template <typename T> Rates measure_host(int64_t nb, int p) {
-  dev::HostDevice host(1);
-  dev::Kernels<T>& k = host;
-  const std::size_t n2 = static_cast<std::size_t>(nb * nb);
-  std::vector<T> A(n2), B(n2), C(n2), S(n2);
-  for (int64_t j = 0; j < nb; ++j)
-    for (int64_t i = 0; i < nb; ++i) {
-      A[static_cast<std::size_t>(i + j * nb)] = T(1.0 / static_cast<double>(1 + i + j));
-      S[static_cast<std::size_t>(i + j * nb)] = T(i == j ? 2.0 * static_cast<double>(nb) : 0.5 / static_cast<double>(1 + i + j));
+  std::vector<Job> jobs() {
+    using R = real_t<T>;
+    dev::Kernels<T>* kp = &host;
+    const std::size_t t = static_cast<std::size_t>(nb * nb);
+    const double w = static_cast<double>(nb), f3 = scale * w * w * w;
+    std::vector<Job> out;
+    // Items of three tiles A, B, C (gemm), of two (herk: A, C; trsm, trmm: C and the shared triangle).
+    const int n3 = count(3 * t), n2 = count(2 * t), n1 = count(t);
+    auto C = [this, t](int i, std::size_t per) { return at(static_cast<std::size_t>(i) * per * t); };
+    auto restore_from = [this, t](int items, std::size_t per, const std::vector<T>* src) {
+      return [this, t, items, per, src] {
+        for (int i = 0; i < items; ++i)
+          std::copy(src->begin(), src->end(), at(static_cast<std::size_t>(i) * per * t));
+      };
+    };
+    out.push_back({"gemm", 2 * f3, n3, [] {}, [=, this](int i) {
+                     T* c = C(i, 3);
+                     kp->gemm(Op::NoTrans, Op::ConjTrans, nb, nb, nb, T(-1), c + t, nb, c + 2 * t, nb, T(1), c, nb);
+                   }});
+    out.push_back({"herk", f3, n2, [] {}, [=, this](int i) {
+                     T* c = C(i, 2);
+                     kp->herk(Uplo::Lower, Op::NoTrans, nb, nb, R(-1), c + t, nb, R(1), c, nb);
+                   }});
+    Sl.assign(arena.begin(), arena.begin() + static_cast<std::ptrdiff_t>(t));  // the pristine C of trsm, trmm
+    out.push_back({"trsm", f3, n1, restore_from(n1, 1, &Sl), [=, this](int i) {
+                     kp->trsm(Side::Right, Uplo::Lower, Op::ConjTrans, Diag::NonUnit, nb, nb, T(1), S.data(), nb, C(i, 1), nb);
+                   }});
+    out.push_back({"potrf", f3 / 3, n1, restore_from(n1, 1, &S), [=, this](int i) { kp->potrf(Uplo::Lower, nb, C(i, 1), nb); }});
+    out.push_back({"trmm", f3, n1, restore_from(n1, 1, &Sl), [=, this](int i) {
+                     kp->trmm(Side::Left, Uplo::Upper, Op::ConjTrans, Diag::NonUnit, nb, nb, T(1), S.data(), nb, C(i, 1), nb);
+                   }});
+    // The host-only panels, over the panel's height h (the model's abscissa
+    // for them): restored from the random arena's tail, which no item uses.
+    for (int64_t h = nb; h <= 8 * nb; h *= 2) {
+      const std::size_t e = static_cast<std::size_t>(h * nb), items_at = static_cast<std::size_t>(count(e));
+      const int items = static_cast<int>(std::min<std::size_t>(items_at, (arena.size() - 8 * t) / e));
+      const T* src = arena.data() + arena.size() - 8 * t;
+      auto restore = [this, e, items, src] {
+        for (int i = 0; i < items; ++i) std::copy(src, src + e, at(static_cast<std::size_t>(i) * e));
+      };
+      const double hd = static_cast<double>(h);
+      out.push_back({"getrf_panel", scale * (hd * w * w - w * w * w / 3), items, restore,
+                     [=, this](int i) { blas::getrf(h, nb, at(static_cast<std::size_t>(i) * e), h, piv.data()); }});
+      out.push_back({"geqrf_panel", scale * 2 * w * w * (hd - w / 3), items, restore, [=, this](int i) {
+                       blas::geqrt_recursive(h, nb, at(static_cast<std::size_t>(i) * e), h, Tm.data(), nb);
+                     }});
     }
-  B = A;
-  const double scale = std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>> ? 4 : 1;
-  const double f3 = scale * static_cast<double>(nb) * static_cast<double>(nb) * static_cast<double>(nb);
-  using R = real_t<T>;
-  Rates r;
-  auto set = [&](dev::KernelId id, double flops, double s) {
-    r.curves[static_cast<std::size_t>(id)][static_cast<std::size_t>(p)].points = {{static_cast<double>(nb), flops / s / 1e9}};
-  };
-  set(dev::KernelId::Gemm, 2 * f3,
-      best_seconds([&] { k.gemm(Op::NoTrans, Op::ConjTrans, nb, nb, nb, T(-1), A.data(), nb, B.data(), nb, T(1), C.data(), nb); }));
-  set(dev::KernelId::Herk, f3,
-      best_seconds([&] { k.herk(Uplo::Lower, Op::NoTrans, nb, nb, R(-1), A.data(), nb, R(1), C.data(), nb); }));
-  set(dev::KernelId::Trsm, f3, best_seconds([&] {
-        k.trsm(Side::Right, Uplo::Lower, Op::ConjTrans, Diag::NonUnit, nb, nb, T(1), S.data(), nb, C.data(), nb);
-      }));
-  set(dev::KernelId::Potrf, f3 / 3, best_seconds([&] {
-        std::vector<T> W = S;
-        k.potrf(Uplo::Lower, nb, W.data(), nb);
-      }));
-  set(dev::KernelId::Trmm, f3, best_seconds([&] {
-        k.trmm(Side::Left, Uplo::Upper, Op::ConjTrans, Diag::NonUnit, nb, nb, T(1), S.data(), nb, C.data(), nb);
-      }));
-  measure_panels<T>(k, r, nb, p, scale);
-  return r;
+    // laswp: nb interchanges in a 4 nb x nb tile column, as a step of getrf
+    // applies them; GB/s of rows exchanged (read and written).
+    const std::size_t e = 4 * t;
+    const int items = count(e);
+    out.push_back({"laswp", 4.0 * w * w * static_cast<double>(sizeof(T)), items, [] {}, [=, this](int i) {
+                     T* col = at(static_cast<std::size_t>(i) * e);
+                     T* tiles[4] = {col, col + t, col + 2 * t, col + 3 * t};
+                     const int64_t mb[4] = {nb, nb, nb, nb};
+                     std::vector<int64_t> rows;
+                     rows.reserve(static_cast<std::size_t>(2 * nb));
+                     for (int64_t s = 0; s < nb; ++s) rows.insert(rows.end(), {s, (s * 7919 + nb) % (4 * nb)});
+                     kp->laswp(nb, 4, tiles, mb, mb, nb, rows.data());
+                   }});
+    return out;
+  }
+};
+
+// Every kernel of precision T at tile size nb, measured as a factorization
+// runs it: `threads` threads at once (one per host worker, each pinned to
+// its own core as the runtime pins workers), each cycling over its own pool
+// of tiles larger than the last-level cache for `seconds`. A kernel's rate
+// is the mean over the threads of (flops of the calls) / (their time).
+//
+// Why: the former calibration (one core, best of 5 on one cache-resident
+// tile, and the BLAS free to use every core for it) predicted potrf 40-49 %
+// too fast on this 2-core host (n = 8000: 143 GFLOP/s predicted, 83 real).
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-}  // namespace
+void put(Rates& r, std::size_t k, int p, double x, double v) {
+  auto& pts = r.curves[k][static_cast<std::size_t>(p)].points;
+  auto it = std::lower_bound(pts.begin(), pts.end(), x, [](const auto& a, double b) { return a.first < b; });
+  if (it != pts.end() && it->first == x) it->second = v;  // a panel height measured at two widths: the later
+  else pts.insert(it, {x, v});
+}
 
-MachineModel this_machine(const std::string& devices, char precision, int64_t nb, int cores) {
-  const int p = precision_index(precision);
-  dev::DeviceSet set = dev::parse_devices(devices);
-  MachineModel m;
-  m.name = "this";
-  switch (precision) {
-    case 's': m.host = measure_host<float>(nb, p); break;
-    case 'd': m.host = measure_host<double>(nb, p); break;
-    case 'c': m.host = measure_host<std::complex<float>>(nb, p); break;
-    default: m.host = measure_host<std::complex<double>>(nb, p); break;
+/// The host's rates per thread in wall time (what a host worker gets) and in
+/// the thread's CPU time (what an emu device's stretch counts: it waits
+/// until CPU time / speed, so a kernel slowed by other processes is not
+/// slowed twice). Equal on an idle machine.
+struct HostRates {
+  Rates wall, cpu;
+};
+
+template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int threads, double seconds) {
+  const std::size_t pool = last_level_cache() * 3 / 2;
+  std::vector<std::vector<double>> rate, crate;  // [job][thread]
+  std::size_t njobs = 0;
+  {
+    Kernels<T> probe(8, 1 << 16);
+    njobs = probe.jobs().size();
   }
-  int accel_workers = 0;
-  for (const auto& a : set.accelerators) accel_workers += a->num_workers();
-  m.cores = cores > 0 ? cores : set.host_cores > 0 ? set.host_cores
-                                                   : std::max(1, util::Topology::get().cores() - accel_workers);
-  m.hubs.push_back({1e6, 0});
-  for (const auto& a : set.accelerators) {
+  rate.assign(njobs, std::vector<double>(static_cast<std::size_t>(threads), 0));
+  crate = rate;
+  std::vector<std::string> labels(njobs);
+  std::barrier sync(threads);
+  auto body = [&](int th) {
+    util::ScopedCoreBinding bind(th);
+    Kernels<T> ks(nb, pool);
+    std::vector<Job> jobs = ks.jobs();
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      Job& job = jobs[j];
+      sync.arrive_and_wait();  // all threads start each kernel together
+      const auto end = Clock::now() + std::chrono::duration<double>(seconds);
+      double busy = 0, cpu = 0, units = 0;
+      int i = 0;
+      job.restore();
+      for (int calls = 0;; ++calls) {
+        if (i == job.items) job.restore(), i = 0;
+        const auto t0 = Clock::now();
+        const double c0 = thread_cpu_seconds();
+        job.run(i++);
+        cpu += thread_cpu_seconds() - c0;
+        const auto t1 = Clock::now();
+        busy += std::chrono::duration<double>(t1 - t0).count();
+        units += job.units;
+        if (t1 >= end && calls >= 2) break;
+      }
+      rate[j][static_cast<std::size_t>(th)] = units / busy / 1e9;
+      crate[j][static_cast<std::size_t>(th)] = units / std::max(cpu, 1e-9) / 1e9;
+      if (th == 0) labels[j] = job.label;
+    }
+  };
+  {
+    std::vector<std::jthread> team;
+    for (int th = 1; th < threads; ++th) team.emplace_back(body, th);
+    body(0);
+  }
+  // The panels' abscissa: heights nb, 2 nb, 4 nb, 8 nb in the order jobs() lists them.
+  int64_t h = nb;
+  for (std::size_t j = 0; j < njobs; ++j) {
+    double sum = 0, csum = 0;
+    for (std::size_t th = 0; th < rate[j].size(); ++th) sum += rate[j][th], csum += crate[j][th];
+    const std::size_t k = labels[j] == "gemm" ? static_cast<std::size_t>(dev::KernelId::Gemm) : model_kernel_of(labels[j].c_str());
+    double x = static_cast<double>(nb);
+    if (k == kGetrfPanel || k == kGeqrfPanel) {
+      x = static_cast<double>(h);
+      if (k == kGeqrfPanel) h *= 2;
+    }
+    put(r.wall, k, p, x, sum / threads);
+    put(r.cpu, k, p, x, std::max(sum, csum) / threads);  // CPU time <= wall time, up to clock granularity
+  }
+}
+
+void measure_precision(HostRates& r, char precision, int64_t nb, int threads, double seconds) {
+  const int p = precision_index(precision);
+  switch (precision) {
+    case 's': measure_host<float>(r, p, nb, threads, seconds); break;
+    case 'd': measure_host<double>(r, p, nb, threads, seconds); break;
+    case 'c': measure_host<std::complex<float>>(r, p, nb, threads, seconds); break;
+    default: measure_host<std::complex<double>>(r, p, nb, threads, seconds); break;
+  }
+}
+
+// The device set of a --devices spec, and what runs at once on the host's
+// cores in a real run of it: `workers` pinned host workers, and each emu
+// device's thread computing a `speed` fraction of its time (it runs its
+// kernel at a core's rate, then waits: EmulatedDevice::stretched). Emu
+// threads are not pinned (runtime/workers.cc pins host workers only), so
+// they take whatever core is free.
+struct Layout {
+  dev::DeviceSet set;
+  int workers = 1;        // host workers
+  int threads = 1;        // measured at once: workers + emu devices, at most the cores
+  double load = 1;        // cores' worth of compute: workers + sum of emu speeds
+  int machine_cores = 1;
+};
+
+Layout layout(const std::string& devices, int cores) {
+  Layout l;
+  l.set = dev::parse_devices(devices);
+  int accel_workers = 0, emus = 0;
+  double speeds = 0;
+  for (const auto& a : l.set.accelerators) {
     if (a->kind() != dev::Kind::Emulated)
       throw std::invalid_argument("this_machine: only cpu and emu devices are modelled so far, not '" + a->name() + "'");
+    accel_workers += a->num_workers();
+    ++emus;
+    speeds += std::min(1.0, a->nominal_speed());
+  }
+  l.machine_cores = util::Topology::get().cores();
+  l.workers = cores > 0 ? cores : l.set.host_cores > 0 ? l.set.host_cores : std::max(1, l.machine_cores - accel_workers);
+  l.threads = std::max(1, std::min(l.machine_cores, l.workers + emus));
+  l.load = l.workers + speeds;
+  return l;
+}
+
+std::string fmt(const char* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+// The model of the layout's devices on measured host rates (per thread at
+// l.threads at once). When the compute load exceeds the cores (more workers
+// and emu threads than cores), every computing thread gets cores / load of
+// a core: the host rates shrink by that, and an emu device computes at
+// min(speed, cores / load) of a core (its stretch is to CPU time / speed, so
+// it only gets slower than speed when it cannot get its CPU time).
+MachineModel build(const Layout& l, const HostRates& hr, const std::string& devices, const std::string& host_source) {
+  const Rates& host = hr.wall;
+  MachineModel m;
+  m.name = "this";
+  m.description = "this machine (" + util::Topology::get().cpu_model() + ", " + util::blas_vendor() +
+                  ") for --devices " + devices;
+  const double share = l.load > l.machine_cores ? l.machine_cores / l.load : 1.0;
+  m.host = host;
+  if (share < 1)
+    for (auto& k : m.host.curves)
+      for (auto& c : k)
+        for (auto& pt : c.points) pt.second *= share;
+  m.cores = l.workers;
+  m.sources.emplace_back("host.cores", "host workers for --devices " + devices + " (" + std::to_string(l.machine_cores) +
+                                           " cores in this process's CPU set)");
+  m.sources.emplace_back("host.kernels", host_source + (share < 1 ? fmt("; times %.3f: the workers and emu threads load the cores", share) : ""));
+  m.hubs.push_back({1e6, 0});
+  m.sources.emplace_back("hubs", "none shared: an emu device's copies are limited by its own bw only");
+  int i = 0;
+  for (const auto& a : l.set.accelerators) {
     DeviceModel d;
     d.name = a->name();
     d.memory_bytes = static_cast<double>(a->memory_capacity());
     d.herk_as_gemm = a->herk_as_gemm();
     d.link_gbs = a->bandwidth_hint() / 1e9;
-    for (std::size_t k = 1; k < kKernels; ++k) {
-      auto c = m.host.curves[k][static_cast<std::size_t>(p)];
-      for (auto& pt : c.points) pt.second *= a->nominal_speed();
-      d.rates.curves[k][static_cast<std::size_t>(p)] = c;
-    }
+    const auto* e = dynamic_cast<const dev::EmulatedDevice*>(a.get());
+    d.link_latency_us = e ? e->config().latency_us : 0;
+    // Its kernel runs on a core for CPU time t, then it waits until t / speed
+    // has passed: speed x the CPU-time rate, unless sharing the cores makes
+    // the kernel itself slower than that (the wall rate, times the cores'
+    // share when the workers and emu threads overload them).
+    const double speed = a->nominal_speed(), cap = share;
+    for (std::size_t k = 1; k < kDeviceKernels; ++k)
+      for (std::size_t p = 0; p < 4; ++p) {
+        auto c = hr.cpu.curves[k][p];
+        const RateCurve& w = host.curves[k][p];
+        for (auto& pt : c.points) pt.second = std::min(pt.second * speed, w.at(pt.first) * cap);
+        d.rates.curves[k][p] = c;
+      }
+    const std::string f = "devices[" + std::to_string(i++) + "]";
+    m.sources.emplace_back(f + ".kernels", fmt("emu speed %g", speed) +
+                                               " x the host kernels' rates in CPU time, at most their wall-time rates" +
+                                               (cap < 1 ? fmt(" x %.3f (the cores are shared)", cap) : "") +
+                                               " (it runs the host BLAS on its own thread, then waits until CPU time / speed)");
+    m.sources.emplace_back(f + ".link_gbs", e && e->config().bandwidth_gbs > 0 ? "emu bw parameter"
+                                                                                 : "emu without bw: hetla's 20 GB/s hint (copies are memcpy)");
+    m.sources.emplace_back(f + ".link_latency_us", "emu lat parameter (0 when not given)");
+    m.sources.emplace_back(f + ".memory_gb", "emu mem parameter (0: unlimited)");
     m.devices.push_back(std::move(d));
   }
   return m;
+}
+
+std::string host_source(const Layout& l, const std::string& precisions, const std::vector<int64_t>& nbs, double seconds) {
+  std::string nb;
+  for (auto v : nbs) nb += (nb.empty() ? "" : ",") + std::to_string(v);
+  return "measured on this machine (" + util::Topology::get().cpu_model() + ", " + util::blas_vendor() + "): " +
+         std::to_string(l.threads) + " threads at once, each pinned to a core and cycling over " +
+         std::to_string(last_level_cache() * 3 / 2 >> 20) + " MB of its own tiles (1.5 x the last-level cache), " +
+         fmt("%.2f", seconds) + " s per kernel; precisions " + precisions + ", nb " + nb +
+         " (panels at heights nb..8nb; laswp in GB/s)";
+}
+
+HostRates measure_rates(const Layout& l, const std::string& precisions, const std::vector<int64_t>& nbs, double seconds) {
+  util::BlasThreadsGuard blas(1);  // one core per thread, as the runtime's workers run the BLAS
+  HostRates r;
+  for (char c : precisions)
+    for (int64_t nb : nbs) measure_precision(r, c, nb, l.threads, seconds);
+  return r;
+}
+
+// ---- the store of measured host rates ----------------------------------
+
+constexpr int kStoreVersion = 2;  // 2: cpu_time_model added
+
+ojson curves_json(const Rates& r, std::size_t first, std::size_t last) {
+  ojson ks = ojson::object();
+  for (std::size_t k = first; k < last; ++k) {
+    ojson per = ojson::object();
+    for (std::size_t p = 0; p < 4; ++p) {
+      const auto& c = r.curves[k][p];
+      if (c.empty()) continue;
+      ojson pts = ojson::array();
+      for (const auto& [x, v] : c.points) pts.push_back({x, v});
+      per[std::string(1, "sdcz"[p])] = pts;
+    }
+    if (!per.empty()) ks[model_kernel_name(k)] = per;
+  }
+  return ks;
+}
+
+struct StoreKey {
+  std::string blas, cpu;
+  int threads;
+};
+
+StoreKey key_of(const Layout& l) { return {util::blas_vendor(), util::Topology::get().cpu_model(), l.threads}; }
+
+bool has_point(const Rates& r, int p, int64_t nb) {
+  const double x = static_cast<double>(nb);
+  for (std::size_t k : {static_cast<std::size_t>(dev::KernelId::Gemm), kGetrfPanel, kGeqrfPanel,
+                        static_cast<std::size_t>(dev::KernelId::Laswp)}) {
+    const auto& pts = r.curves[k][static_cast<std::size_t>(p)].points;
+    if (std::none_of(pts.begin(), pts.end(), [&](const auto& pt) { return pt.first == x; })) return false;
+  }
+  return true;
+}
+
+void merge(Rates& into, const Rates& from) {
+  for (std::size_t k = 0; k < kKernels; ++k)
+    for (std::size_t p = 0; p < 4; ++p)
+      for (const auto& pt : from.curves[k][p].points) {
+        auto& pts = into.curves[k][p].points;
+        auto it = std::lower_bound(pts.begin(), pts.end(), pt.first, [](const auto& a, double b) { return a.first < b; });
+        if (it != pts.end() && it->first == pt.first) it->second = pt.second;
+        else pts.insert(it, pt);
+      }
+}
+
+}  // namespace
+
+std::string this_machine_path() {
+  if (const char* p = std::getenv("HETLA_MACHINE_THIS"); p && *p) return p;
+  std::filesystem::path base;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) base = x;
+  else if (const char* h = std::getenv("HOME"); h && *h) base = std::filesystem::path(h) / ".cache";
+  else base = std::filesystem::temp_directory_path();
+  return (base / "hetla" / "machine-this.json").string();
+}
+
+std::string model_json(const MachineModel& m) {
+  ojson j = ojson::object();
+  j["name"] = m.name;
+  if (!m.description.empty()) j["description"] = m.description;
+  ojson src = ojson::object();
+  for (const auto& [k, v] : m.sources) src[k] = v;
+  j["sources"] = src;
+  j["host"] = {{"cores", m.cores}, {"kernels", curves_json(m.host, 1, kKernels)}};
+  if (m.memory_bandwidth_gbs > 0) j["host"]["memory_bandwidth_gbs"] = m.memory_bandwidth_gbs;
+  ojson hubs = ojson::array();
+  for (const auto& h : m.hubs) hubs.push_back({{"bandwidth_gbs", h.gbs}, {"latency_us", h.latency_us}});
+  j["hubs"] = hubs;
+  ojson devs = ojson::array();
+  for (const auto& d : m.devices) {
+    ojson o = {{"name", d.name},         {"count", d.count},     {"memory_gb", d.memory_bytes / 1e9},
+              {"hub", d.hub},           {"link_gbs", d.link_gbs}, {"link_latency_us", d.link_latency_us},
+              {"fp64", d.fp64},         {"herk_as_gemm", d.herk_as_gemm},
+              {"kernels", curves_json(d.rates, 1, kDeviceKernels)}};
+    devs.push_back(o);
+  }
+  j["devices"] = devs;
+  if (m.nodes > 1 || m.network_gbs > 0)
+    j["network"] = {{"nodes", m.nodes}, {"bandwidth_gbs", m.network_gbs}, {"latency_us", m.network_latency_us}};
+  return j.dump(2) + "\n";
+}
+
+MachineModel measure_this(const ThisOptions& opt) {
+  const Layout l = layout(opt.devices, opt.cores);
+  for (char c : opt.precisions) precision_index(c);  // throws on a bad letter
+  std::vector<int64_t> nbs = opt.nbs;
+  std::sort(nbs.begin(), nbs.end());  // a panel height two widths share keeps the larger width's rate
+  const HostRates r = measure_rates(l, opt.precisions, nbs, opt.seconds);
+  return build(l, r, opt.devices, host_source(l, opt.precisions, nbs, opt.seconds));
+}
+
+MachineModel this_machine(const std::string& devices, char precision, int64_t nb, int cores) {
+  const Layout l = layout(devices, cores);
+  const int p = precision_index(precision);
+  const std::string path = this_machine_path();
+  const StoreKey key = key_of(l);
+  json doc = {{"version", kStoreVersion}, {"machines", json::array()}};
+  std::size_t found = SIZE_MAX;
+  try {
+    std::ifstream in(path);
+    if (in) {
+      doc = tune::read_json_file(in, path, "machine model store");
+      tune::check_version(doc, path, "machine model store", kStoreVersion);
+      const json& ms = doc.at("machines");
+      for (std::size_t i = 0; i < ms.size(); ++i)
+        if (ms[i].at("blas") == key.blas && ms[i].at("cpu") == key.cpu && ms[i].at("threads") == key.threads) found = i;
+    }
+  } catch (const std::exception& e) {  // a damaged store is measured again and rewritten
+    std::fprintf(stderr, "hetla: %s: %s; measuring this machine again\n", path.c_str(), e.what());
+    doc = {{"version", kStoreVersion}, {"machines", json::array()}};
+    found = SIZE_MAX;
+  }
+  HostRates host;
+  std::string source;
+  if (found != SIZE_MAX) {
+    const json& e = doc["machines"][found];
+    try {
+      const MachineModel stored = parse_model(e.at("model").dump(), path);
+      host.wall = stored.host;
+      host.cpu = parse_model(e.at("cpu_time_model").dump(), path).host;
+      for (const auto& [k, v] : stored.sources)
+        if (k == "host.kernels") source = v;
+    } catch (const std::exception& ex) {
+      std::fprintf(stderr, "hetla: %s; measuring this machine again\n", ex.what());
+      found = SIZE_MAX;
+    }
+  }
+  if (found == SIZE_MAX || !has_point(host.wall, p, nb) || !has_point(host.cpu, p, nb)) {
+    const HostRates fresh = measure_rates(l, std::string(1, precision), {nb}, 0.15);
+    merge(host.wall, fresh.wall);
+    merge(host.cpu, fresh.cpu);
+    const std::string add = host_source(l, std::string(1, precision), {nb}, 0.15);
+    source = source.empty() ? add : source + "; " + add;
+    MachineModel stored;
+    stored.name = "this";
+    stored.cores = l.threads;
+    stored.host = host.wall;
+    stored.sources.emplace_back("host.kernels", source);
+    MachineModel cpu_time = stored;
+    cpu_time.host = host.cpu;
+    cpu_time.sources = {{"host.kernels", "the same measurement in the threads' CPU time (the emu devices' base)"}};
+    json entry = {{"blas", key.blas},
+                  {"cpu", key.cpu},
+                  {"threads", key.threads},
+                  {"model", json::parse(model_json(stored))},
+                  {"cpu_time_model", json::parse(model_json(cpu_time))}};
+    if (found == SIZE_MAX) doc["machines"].push_back(entry);
+    else doc["machines"][found] = entry;
+    try {
+      tune::write_json_file(path, doc);
+    } catch (const std::exception& ex) {
+      std::fprintf(stderr, "hetla: cannot store the model of this machine: %s\n", ex.what());
+    }
+  }
+  return build(l, host, devices, source + " (stored in " + path + ")");
 }
 
 }  // namespace hetla::sim

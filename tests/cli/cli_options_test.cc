@@ -243,7 +243,9 @@ TEST(Cli, CommandHelpShowsOptionsAndDefaults) {
       {"tune", "--nb", "[default: 256]"},
       {"tune", "--repeat", "[default: 5; --split: 3; --tiles: 2; --crossover: 3]"},
       {"tune", "-n", "[default: 1000,2000,4000; --tiles: 1000,2000,4000,8000; --crossover: 24 to 512]"},
-      {"tune", "--precisions", "[default: d; --crossover: sdcz]"},
+      {"tune", "--precisions", "[default: d; --crossover, --model: sdcz]"},
+      {"tune", "--nbs", "[default: 128,192,256,384,512]"},
+      {"tune", "--seconds", "[default: 0.15]"},
       {"tune", "--crossover", "crossovers"},
       {"tune", "--dry-run", "no file"},
       {"demo", "-n", "[default: calibrated]"},
@@ -253,6 +255,7 @@ TEST(Cli, CommandHelpShowsOptionsAndDefaults) {
       {"simulate", "--nb", "[default: 512]"},
       {"simulate", "--schedule", "[default: dynamic]"},
       {"simulate", "--devices", "[default: cpu]"},
+      {"simulate", "--accelerators", "[default: all]"},
   };
   std::map<std::string, std::string> help;
   for (const Expect& e : expects) {

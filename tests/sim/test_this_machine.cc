@@ -1,0 +1,107 @@
+// The model of this machine (src/sim/this_machine.hpp): `hetla tune --model`'s
+// file reads back to the same predictions, the stored `this` model is reused,
+// and every shipped model loads, names its sources and simulates.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "sim/simulate.hpp"
+#include "sim/this_machine.hpp"
+
+namespace hetla::sim {
+namespace {
+
+Request potrf_request(int64_t n, int64_t nb) {
+  Request r;
+  r.routine = "potrf";
+  r.n = n;
+  r.nb = nb;
+  return r;
+}
+
+// What `hetla tune --model FILE` writes (one precision, one tile size, short
+// intervals) parses back to the same rates and the same prediction.
+TEST(ThisMachine, ModelFileRoundTrip) {
+  ThisOptions o;
+  o.devices = "cpu,emu:speed=0.5:bw=4:lat=3";
+  o.cores = 1;
+  o.precisions = "d";
+  o.nbs = {128};
+  o.seconds = 0.01;
+  const MachineModel m = measure_this(o);
+  ASSERT_EQ(m.devices.size(), 1u);
+  const double gemm = m.host.flops_per_second(dev::KernelId::Gemm, 1, 128);
+  EXPECT_GT(gemm, 1e8);  // a core does far more than 0.1 GFLOP/s
+  // the emu device (1 worker + 0.5 of a core fit 2 cores): half the host's
+  // rate in CPU time, which is at least its wall-time rate, and never more
+  // than the wall-time rate (it then waits for a core as the host does)
+  const double emu = m.devices[0].rates.flops_per_second(dev::KernelId::Gemm, 1, 128);
+  EXPECT_GE(emu, 0.5 * gemm * (1 - 1e-12));
+  EXPECT_LE(emu, gemm * (1 + 1e-12));
+  EXPECT_EQ(m.devices[0].link_gbs, 4);
+  EXPECT_EQ(m.devices[0].link_latency_us, 3);
+  EXPECT_GT(m.host.flops_per_second(kGetrfPanel, 1, 1024), 0);  // panels at heights nb..8nb
+  EXPECT_GT(m.host.flops_per_second(dev::KernelId::Laswp, 1, 128), 0);
+  EXPECT_EQ(m.host.flops_per_second(dev::KernelId::Gemm, 0, 128), 0);  // only what was measured
+
+  const MachineModel back = parse_model(model_json(m), "tuned.json");
+  bool sourced = false;
+  for (const auto& [k, v] : back.sources) sourced |= k == "host.kernels" && v.find("measured") != std::string::npos;
+  EXPECT_TRUE(sourced);
+  for (std::size_t k = 1; k < kKernels; ++k) {
+    EXPECT_EQ(back.host.curves[k][1].points, m.host.curves[k][1].points) << model_kernel_name(k);
+    if (k < kDeviceKernels) EXPECT_EQ(back.devices[0].rates.curves[k][1].points, m.devices[0].rates.curves[k][1].points);
+  }
+  const Request r = potrf_request(1024, 128);
+  const Result a = simulate(m, r), b = simulate(back, r);
+  EXPECT_GT(a.seconds, 0);
+  EXPECT_EQ(a.seconds, b.seconds);
+  EXPECT_EQ(a.devices.at(1).tasks, b.devices.at(1).tasks);
+}
+
+// `--machine this` measures once, stores the host rates, and then reuses
+// them: the second call gives the same model without measuring.
+TEST(ThisMachine, StoredModelIsReused) {
+  const std::string path = (std::filesystem::temp_directory_path() / ("hetla-this-" + std::to_string(::getpid()) + ".json")).string();
+  ::setenv("HETLA_MACHINE_THIS", path.c_str(), 1);
+  std::filesystem::remove(path);
+  const MachineModel a = this_machine("cpu", 'd', 96, 1);
+  ASSERT_TRUE(std::filesystem::exists(path));
+  const auto written = std::filesystem::last_write_time(path);
+  const MachineModel b = this_machine("cpu", 'd', 96, 1);
+  EXPECT_EQ(std::filesystem::last_write_time(path), written);  // nothing measured, nothing written
+  for (std::size_t k = 1; k < kKernels; ++k) EXPECT_EQ(a.host.curves[k][1].points, b.host.curves[k][1].points);
+  EXPECT_GT(b.host.flops_per_second(dev::KernelId::Gemm, 1, 96), 0);
+  std::filesystem::remove(path);
+  ::unsetenv("HETLA_MACHINE_THIS");
+}
+
+// Every shipped model (share/machines) loads, says where its numbers come
+// from, and simulates a small potrf on every device it has.
+TEST(ShippedModels, EachLoadsAndSimulates) {
+  const auto names = list_models();
+  ASSERT_GE(names.size(), 5u);
+  bool system_c = false;
+  for (const auto& name : names) {
+    SCOPED_TRACE(name);
+    const MachineModel m = find_model(name);
+    EXPECT_FALSE(m.sources.empty());
+    Request r = potrf_request(6144, 512);
+    r.nodes = 1;
+    const Result res = simulate(m, r);
+    EXPECT_GT(res.seconds, 0);
+    EXPECT_GT(res.flops, 0);
+    if (name == "seed000-system-c") {
+      system_c = true;
+      ASSERT_EQ(m.devices.size(), 3u);
+      EXPECT_EQ(res.devices.size(), 4u);  // the host cores and 3 Xeon Phi
+      for (std::size_t d = 1; d < res.devices.size(); ++d) EXPECT_GT(res.devices[d].tasks, 0u);
+    }
+  }
+  EXPECT_TRUE(system_c);
+}
+
+}  // namespace
+}  // namespace hetla::sim
