@@ -68,7 +68,7 @@ void Runtime::fetch_to_host(Handle* h, int row) {
 void* Runtime::allocate_on(int d, std::size_t bytes, int row, bool wait_for_memory) {
   auto& dv = *devices_[static_cast<std::size_t>(d)];
   if (void* p = dv.allocate(bytes)) return p;
-  CopyEngine* e = wait_for_memory && copy_engines_on() ? engines_[static_cast<std::size_t>(d)].get() : nullptr;
+  CopyEngine* e = wait_for_memory && has_engine(d) ? engines_[static_cast<std::size_t>(d)].get() : nullptr;
   DeviceState& ds = *dstate_[static_cast<std::size_t>(d)];
   for (;;) {
     uint64_t seen = 0;
@@ -130,7 +130,7 @@ void* Runtime::allocate_on(int d, std::size_t bytes, int row, bool wait_for_memo
       std::unique_lock<std::mutex> lk(e->mutex);
       if (e->unpins != seen) continue;  // pins were released meanwhile: try again
       if (e->active > 0) {
-        e->room_cv.wait(lk, [&] { return e->unpins != seen || stop_.load(); });
+        engine_wait(d, EngineEvent::Room, lk, [&] { return e->unpins != seen || stop_.load(); });
         if (!stop_.load()) continue;
       }
     }
@@ -276,14 +276,14 @@ void Runtime::unpin(Task* t, int d, std::size_t pinned) {
     if (r.pins > 0) --r.pins;
     h->lock.unlock();
   }
-  if (copy_engines_on()) {  // the copy engine may wait for memory these pins held
+  if (has_engine(d)) {  // the copy engine may wait for memory these pins held
     CopyEngine& e = *engines_[static_cast<std::size_t>(d)];
     {
       std::lock_guard<std::mutex> lk(e.mutex);
       --e.active;
       ++e.unpins;
     }
-    e.room_cv.notify_one();
+    engine_notify(d, EngineEvent::Room);
   }
 }
 

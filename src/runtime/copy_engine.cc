@@ -1,7 +1,9 @@
 // Copy engines: one thread per accelerator between its ready queue and its
 // workers. It stages the device's next ready tasks (inputs copied in and
 // pinned) while the workers compute, and writes back, ahead of time, tiles
-// the device modified that a ready host task reads.
+// the device modified that a ready host task reads. Under cooperative
+// threads (a simulation) it is an actor like the workers, so simulated
+// copies overlap simulated kernels as real ones do.
 #include <deque>
 #include <exception>
 #include <mutex>
@@ -46,7 +48,7 @@ void Runtime::copy_loop(int d) {
     CopyEngine::Fetch f{};
     {
       std::unique_lock<std::mutex> lk(e.mutex);
-      e.room_cv.wait(lk, [&] {
+      engine_wait(d, EngineEvent::Room, lk, [&] {
         return stop_.load() || !e.fetches.empty() || (e.ahead < depth && q.size.load(std::memory_order_acquire) > 0);
       });
       if (stop_.load()) return;
@@ -58,11 +60,12 @@ void Runtime::copy_loop(int d) {
     }
     if (f.task) {
       write_back(f.handle, row);
+      executor_->settle();
       {
         std::lock_guard<std::mutex> lk(e.mutex);
         e.fetching = nullptr;
       }
-      e.fetch_cv.notify_all();
+      engine_notify(d, EngineEvent::Fetch, true);
       continue;
     }
     Task* t = try_pop(d);
@@ -72,12 +75,13 @@ void Runtime::copy_loop(int d) {
       ++e.ahead;
     }
     stage(t, d);
+    executor_->settle();
     {
       std::lock_guard<std::mutex> lk(e.mutex);
       e.staged.push_back(t);
       ++e.active;
     }
-    e.staged_cv.notify_one();  // t may finish and be recycled from here on
+    engine_notify(d, EngineEvent::Staged);  // t may finish and be recycled from here on
   }
 }
 
@@ -90,14 +94,14 @@ void Runtime::request_write_backs(Task* t) {
     Handle* h = a.handle;
     if (!reads(a.mode) || h->host_valid.load(std::memory_order_relaxed)) continue;
     for (int d = 1; d < num_devices() && d < 64; ++d) {
-      if (replica(h, d).state.load(std::memory_order_relaxed) != ReplicaState::Modified) continue;
+      if (!has_engine(d) || replica(h, d).state.load(std::memory_order_relaxed) != ReplicaState::Modified) continue;
       CopyEngine& e = *engines_[static_cast<std::size_t>(d)];
       t->fetch_engines |= uint64_t{1} << d;
       {
         std::lock_guard<std::mutex> lk(e.mutex);
         e.fetches.push_back({t, h});
       }
-      e.room_cv.notify_one();
+      engine_notify(d, EngineEvent::Room);
       break;
     }
   }
@@ -115,7 +119,7 @@ void Runtime::settle_write_backs(Task* t) {
       if (it->task == t) it = e.fetches.erase(it);
       else ++it;
     }
-    e.fetch_cv.wait(lk, [&] { return e.fetching != t; });
+    engine_wait(d, EngineEvent::Fetch, lk, [&] { return e.fetching != t; });
   }
   t->fetch_engines = 0;
 }
@@ -142,14 +146,42 @@ Task* Runtime::take_staged(int d) {
   Task* t = nullptr;
   {
     std::unique_lock<std::mutex> lk(e.mutex);
-    e.staged_cv.wait(lk, [&] { return stop_.load() || !e.staged.empty(); });
+    engine_wait(d, EngineEvent::Staged, lk, [&] { return stop_.load() || !e.staged.empty(); });
     if (e.staged.empty()) return nullptr;
     t = e.staged.front();
     e.staged.pop_front();
     --e.ahead;
   }
-  e.room_cv.notify_one();
+  engine_notify(d, EngineEvent::Room);
   return t;
+}
+
+namespace {
+// Threads channels of the copy engines, below Threads::kCaller and kFilling.
+int engine_channel(int d, int ev) { return -3 - (3 * d + ev); }
+}  // namespace
+
+void Runtime::engine_wait(int d, EngineEvent ev, std::unique_lock<std::mutex>& lk, const std::function<bool()>& ready) {
+  if (coop_) {  // actors share one system thread: never block holding the mutex
+    lk.unlock();
+    coop_->wait(engine_channel(d, static_cast<int>(ev)), ready);
+    lk.lock();
+    return;
+  }
+  CopyEngine& e = *engines_[static_cast<std::size_t>(d)];
+  std::condition_variable& cv = ev == EngineEvent::Staged ? e.staged_cv : ev == EngineEvent::Room ? e.room_cv : e.fetch_cv;
+  cv.wait(lk, ready);
+}
+
+void Runtime::engine_notify(int d, EngineEvent ev, bool all) {
+  if (coop_) {
+    coop_->notify(engine_channel(d, static_cast<int>(ev)), all ? Threads::kAll : 1);
+    return;
+  }
+  CopyEngine& e = *engines_[static_cast<std::size_t>(d)];
+  std::condition_variable& cv = ev == EngineEvent::Staged ? e.staged_cv : ev == EngineEvent::Room ? e.room_cv : e.fetch_cv;
+  if (all) cv.notify_all();
+  else cv.notify_one();
 }
 
 }  // namespace hetla::rt

@@ -29,6 +29,10 @@ class Executor {
   /// The replica `dev` on device d back to host memory.
   virtual void copy_out(dev::Device& d, const Handle& h, void* host, int64_t host_ld, const void* dev, int64_t rows,
                         int64_t cols, std::size_t elem) = 0;
+  /// Takes the time of copies that could not take it where they ran (under
+  /// a handle's lock: a simulation's copy_out); the runtime calls it where
+  /// the calling thread holds no lock. Nothing to do in a real run.
+  virtual void settle() {}
 };
 
 /// The real executor: the task's body, the device's copies.

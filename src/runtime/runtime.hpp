@@ -25,6 +25,7 @@
 #include <atomic>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -85,8 +86,8 @@ struct RuntimeConfig {
   /// What carries out task bodies and copies between host and device
   /// memory; null: the devices themselves (DeviceExecutor).
   std::shared_ptr<Executor> executor;
-  /// Worker threads and their blocking; null: std::thread (threads.hpp).
-  /// Set: no copy engines (prefetch_depth 0), no pinning.
+  /// Worker and copy-engine threads and their blocking; null: std::thread
+  /// (threads.hpp). Set: no pinning.
   std::shared_ptr<Threads> threads;
   /// A cluster simulated as one machine (sim/, seed 004 sec. 5.4): nodes > 1
   /// groups the accelerators into that many nodes of the same make-up, node
@@ -192,7 +193,7 @@ class Runtime {
   void set_trace(trace::Recorder* rec) { tracer_ = rec; }
   int num_trace_rows() const { return num_workers_ + (copy_engines_on() ? num_devices() - 1 : 0); }
   /// Trace row of accelerator d's copy engine, or -1 when it has none.
-  int copy_engine_row(int d) const { return copy_engines_on() && d > 0 ? num_workers_ + d - 1 : -1; }
+  int copy_engine_row(int d) const { return has_engine(d) ? num_workers_ + d - 1 : -1; }
 
   /// This process's rank while a communicator is attached (CommScope), else 0.
   int comm_rank() const;
@@ -251,12 +252,18 @@ class Runtime {
 
   // copy engines (copy_engine.cc)
   bool copy_engines_on() const { return !engines_.empty(); }
+  bool has_engine(int d) const { return d > 0 && d < static_cast<int>(engines_.size()) && engines_[static_cast<std::size_t>(d)]; }
   void copy_loop(int d);
   void stage(Task* t, int d);
   Task* take_staged(int d);
   void request_write_backs(Task* t);
   void settle_write_backs(Task* t);
   void write_back(Handle* h, int row);
+  // A copy engine's condition variables, or under cooperative threads (a
+  // simulation) their Threads channels; engine_wait releases lk while blocked.
+  enum class EngineEvent { Staged, Room, Fetch };
+  void engine_wait(int d, EngineEvent ev, std::unique_lock<std::mutex>& lk, const std::function<bool()>& ready);
+  void engine_notify(int d, EngineEvent ev, bool all = false);
 
   RuntimeConfig cfg_;
   int num_workers_ = 1;

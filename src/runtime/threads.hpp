@@ -3,8 +3,8 @@
 // before. A simulation (SimGrid) runs its actors one at a time: a worker
 // that waits must yield to the simulator, so it supplies its own threads
 // (actors) and its own blocking (RuntimeConfig::threads), as StarPU swaps
-// its thread primitives in its SimGrid mode. With it the runtime runs no
-// copy engines and never spins.
+// its thread primitives in its SimGrid mode. With it the runtime never
+// spins; its copy engines are started and block through it too.
 #pragma once
 #include <functional>
 

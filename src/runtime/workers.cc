@@ -61,10 +61,10 @@ void Runtime::push_to(int d, Task** ts, std::size_t n) {
     q.size.store(q.heap.size(), std::memory_order_release);
     wake = std::min<int>(q.sleepers, static_cast<int>(n));
   }
-  if (d != 0 && copy_engines_on()) {  // the copy engine takes the device's ready tasks
+  if (has_engine(d)) {  // the copy engine takes the device's ready tasks
     CopyEngine& e = *engines_[static_cast<std::size_t>(d)];
     { std::lock_guard<std::mutex> lk(e.mutex); }  // it saw the new size or is asleep now
-    e.room_cv.notify_one();
+    engine_notify(d, EngineEvent::Room);
     return;
   }
   if (wake == 1) q.cv.notify_one();
@@ -158,7 +158,7 @@ void Runtime::worker_loop(int worker) {
     int local = 0;
     for (int w = 0; w < worker; ++w) local += worker_device_[static_cast<std::size_t>(w)] == d;
     devices_[static_cast<std::size_t>(d)]->attach_worker(local);
-    if (copy_engines_on()) {  // the copy engine stages the device's tasks
+    if (has_engine(d)) {  // the copy engine stages the device's tasks
       while (Task* t = take_staged(d)) execute(t, worker);
       return;
     }

@@ -85,7 +85,7 @@ class SimExecutor final : public rt::Executor {
   void copy_out(dev::Device& d, const rt::Handle& h, void* host, int64_t host_ld, const void* dev, int64_t rows,
                 int64_t cols, std::size_t elem) override;
   /// Carries out the calling actor's deferred copies (see copy_out).
-  void settle();
+  void settle() override;
   /// Seconds task t takes on runtime device d (0 when its kernel has no rate).
   double task_seconds(const rt::Task& t, int d) const;
   /// Bytes that really moved into / out of runtime device d (a cluster's node

@@ -188,8 +188,9 @@ json simulate_in_engine(const MachineModel& model, const Request& req, int nodes
           if (rt.num_devices() > 1) name += " [" + rt.device(rt.device_of_worker(w)).name() + "]";
           rows.push_back(std::move(name));
         }
-        for (int d = 1; d < rt.num_devices(); ++d)
-          if (rt.copy_engine_row(d) >= 0) rows.push_back(rt.device(d).name() + " copy");
+        if (rt.num_trace_rows() > rt.num_workers())  // a row per accelerator (none for a node's host cores)
+          for (int d = 1; d < rt.num_devices(); ++d)
+            rows.push_back(rt.device(d).name() + (rt.copy_engine_row(d) >= 0 ? " copy" : " (no copy engine)"));
         // Time stamps are absolute virtual seconds (SimClock): from the
         // routine's start, as the predicted seconds are.
         for (const trace::Event& e : recorder->events())
