@@ -28,7 +28,7 @@ namespace {
 template <typename F> void distributed_call(const Grid& g, const char* name, F&& call) {
   std::string error;
   try {
-    detail::CallScope scope;
+    detail::CallScope scope(/*exclusive=*/true);  // attaches a communicator to the runtime
     rt::CommScope transfers(scope.rt(), g.comm());
     call();
   } catch (const ArgumentError&) {
@@ -277,7 +277,7 @@ template <typename T> int64_t gels(Op trans, DistMatrix<T>& A, DistMatrix<T>& B,
   // X = R^-1 B(0:n): gels.cc's trsm_upper on the leading n rows (a tile may
   // straddle row n), tile tasks whose transfers the runtime infers.
   distributed_call(A.grid(), name.c_str(), [&] {
-    detail::CallScope scope;
+    detail::CallScope scope(/*exclusive=*/true);  // attaches a communicator to the runtime
     rt::Runtime& rt = scope.rt();
     const Matrix<T>& X = B.tiles();
     int64_t qt = 0;
