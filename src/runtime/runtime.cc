@@ -162,6 +162,12 @@ void Runtime::begin_call(CallGraph& c) {
 }
 
 void Runtime::end_call(CallGraph& c) {
+  // A call left by an exception before its wait_all: its tasks still point
+  // to c, so they finish (or are skipped) first; the error was the call's own.
+  if (c.in_flight.load(std::memory_order_acquire) != 0) {
+    set_error(c, std::make_exception_ptr(std::runtime_error("hetla: call abandoned")));
+    help_until(c, 0);
+  }
   if (tl_call == &c) tl_runtime = nullptr, tl_call = nullptr;
   {
     std::lock_guard<std::mutex> lk(calls_mutex_);

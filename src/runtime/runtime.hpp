@@ -183,8 +183,9 @@ class Runtime {
   /// Otherwise (accelerators: their flush at the end of a call and recovery
   /// concern every resident tile; simulation; MPI) calls take turns.
   bool concurrent_calls() const { return devices_.size() == 1 && !coop_ && !comm_; }
-  /// Makes `c` the calling thread's call on this runtime until end_call();
-  /// end_call requires its graph finished (wait_all).
+  /// Makes `c` the calling thread's call on this runtime until end_call(),
+  /// which first cancels and waits for what is left of its graph (a call
+  /// left by an exception before its wait_all).
   void begin_call(CallGraph& c);
   void end_call(CallGraph& c);
 

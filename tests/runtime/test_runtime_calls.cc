@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -115,6 +116,26 @@ TEST_P(RuntimeCalls, AnErrorCancelsItsOwnCallOnly) {
   EXPECT_FALSE(cancelled_after);            // wait_all resets the call's cancellation
   EXPECT_EQ(skipped_value, expected(5));    // the tasks after the throwing one were skipped
   EXPECT_EQ(other_error, "");
+}
+
+// A call left by an exception before its wait_all (CallScope's destructor):
+// end_call cancels what is left and waits for it, since the tasks point to
+// the call's CallGraph.
+TEST_P(RuntimeCalls, EndCallFinishesAnAbandonedGraph) {
+  Runtime rt(config(GetParam()));
+  std::atomic<int> ran{0};
+  test::must_finish("abandoned call", [&] {
+    auto call = std::make_unique<CallGraph>();
+    rt.begin_call(*call);
+    Handle h;
+    rt.insert([&](TaskContext&) { std::this_thread::sleep_for(std::chrono::milliseconds(5)), ++ran; }, {RW(&h)});
+    for (int i = 0; i < 50; ++i) rt.insert([&](TaskContext&) { ++ran; }, {RW(&h)});
+    rt.end_call(*call);
+    call.reset();
+    EXPECT_EQ(rt.tasks_executed(), 51u);  // every task released before end_call returned
+    EXPECT_LT(ran.load(), 51);            // the rest of the graph was cancelled
+  });
+  rt.wait_all();  // the default call saw no error
 }
 
 INSTANTIATE_TEST_SUITE_P(Workers, RuntimeCalls, testing::Values(1, 2, 4),
