@@ -207,7 +207,11 @@ void Runtime::add_dependence(Task* t, const Handle::Ref& pred) {
   if (!p || p == t) return;
   // seq is set under the task's lock when it is inserted (by whichever call's
   // thread recycled it), so a mismatch means the task finished and was
-  // recycled; a match with done==true means it finished.
+  // recycled; a match with done==true means it finished. A mismatch seen
+  // without the lock is final (seq changes only after done, and the Ref was
+  // read after its seq was set): no lock then, as for most predecessors in a
+  // chain, which finished and were recycled before their successor came.
+  if (p->seq.load(std::memory_order_relaxed) != pred.seq) return;
   p->lock.lock();
   if (p->seq == pred.seq && !p->done) {
     p->successors.push_back(t);
@@ -224,7 +228,8 @@ void Runtime::submit(CallGraph& c, Task* t, const Access* acc, std::size_t nacc,
   }
   if (comm_ && !(opt.flags & kComm) && !route(t, acc, nacc)) return;  // distributed.cc
   t->lock.lock();
-  t->seq = next_seq_.fetch_add(1, std::memory_order_relaxed);
+  const uint64_t seq = next_seq_.fetch_add(1, std::memory_order_relaxed);
+  t->seq.store(seq, std::memory_order_relaxed);
   t->done = false;
   t->lock.unlock();
   t->call = &c;
@@ -241,7 +246,7 @@ void Runtime::submit(CallGraph& c, Task* t, const Access* acc, std::size_t nacc,
   c.in_flight.fetch_add(1, std::memory_order_relaxed);
 
   const bool multi = devices_.size() > 1;
-  const Handle::Ref self{t, t->seq};
+  const Handle::Ref self{t, seq};
   for (std::size_t a = 0; a < nacc; ++a) {
     Handle* h = acc[a].handle;
     std::lock_guard<SpinLock> deps(h->deps);

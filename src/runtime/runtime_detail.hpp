@@ -33,7 +33,7 @@ struct Task {
   std::atomic<int32_t> pending{0};  // unresolved predecessors (+1 while inserting)
   SpinLock lock;
   bool done = false;              // guarded by lock
-  uint64_t seq = 0;               // set under lock when inserted (several calls may insert at once)
+  std::atomic<uint64_t> seq{0};   // set under lock when inserted (several calls may insert at once)
   CallGraph* call = nullptr;      // the call that inserted it
   std::vector<Task*> successors;  // guarded by lock
   std::vector<Access> acc;        // the task's data accesses (for coherence)

@@ -61,7 +61,7 @@ void Runtime::push_to(int d, Task** ts, std::size_t n) {
       return;
     }
     for (std::size_t i = 0; i < n; ++i) {
-      q.heap.push_back({ts[i]->priority, ts[i]->seq, ts[i]});
+      q.heap.push_back({ts[i]->priority, ts[i]->seq.load(std::memory_order_relaxed), ts[i]});
       std::push_heap(q.heap.begin(), q.heap.end(), heap_less<ReadyEntry>);
     }
     q.size.store(q.heap.size(), std::memory_order_release);
