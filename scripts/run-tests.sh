@@ -4,7 +4,8 @@
 #   2. ASan+UBSan build (Debug) in ./build-asan: every test except those
 #      labelled `slow`.
 #   3. ThreadSanitizer build (RelWithDebInfo) in ./build-tsan: the runtime and context tests
-#      (labels `runtime`, `context`), the emulated-accelerator tests, the Cholesky tests of
+#      (labels `runtime`, `context`; among them concurrent large calls: runtime/test_runtime_calls.cc,
+#      context/test_concurrent_calls.cc), the emulated-accelerator tests, the Cholesky tests of
 #      tests/linalg/test_potrf.cc, the LU tests (linalg/test_getrf.cc,
 #      api/test_lu_c_api.cc), the C API tests of api/test_c_api.cc (calls
 #      from several threads) and several threads calling potrf/getrf/geqrf at

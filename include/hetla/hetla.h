@@ -4,8 +4,8 @@
  * invalid, k > 0 for a numerical failure (e.g. the leading minor of order k is
  * not positive definite). HETLA_ERR_INTERNAL (below every argument number)
  * reports a failure of the library itself (out of memory, ...);
- * hetla_last_error() then returns a message. Calls are thread-safe
- * (serialised). */
+ * hetla_last_error() then returns a message. Calls are thread-safe: on
+ * host cores calls from several threads run at once (docs/api.md). */
 #ifndef HETLA_H
 #define HETLA_H
 

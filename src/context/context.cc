@@ -1,6 +1,7 @@
 #include "context/context.hpp"
 
 #include <cerrno>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -115,6 +116,97 @@ std::recursive_mutex& call_mutex() {
   return m;
 }
 
+int& call_depth() {
+  thread_local int depth = 0;
+  return depth;
+}
+
+namespace {
+// Calls running at once (CallScope on a runtime with concurrent_calls()):
+// how many, and the BLAS thread count the first of them found (restored by
+// the last). Not guarded by call_mutex(): a call leaving must never wait on
+// init() waiting for it.
+struct ConcurrentCalls {
+  std::mutex mutex;
+  std::condition_variable cv;
+  int active = 0;
+  int saved_blas_threads = 0;
+};
+ConcurrentCalls& concurrent() {
+  static ConcurrentCalls c;
+  return c;
+}
+
+/// With call_mutex() held (so no call starts): waits until the concurrent
+/// calls in flight ended. `who` names the waiter if this thread is itself
+/// inside one (it would wait for itself); `own`: scopes of the waiter's own
+/// (an entering call's).
+void wait_for_calls(const char* who, int own = 0) {
+  ConcurrentCalls& c = concurrent();
+  std::unique_lock<std::mutex> lk(c.mutex);
+  if (call_depth() > own && c.active > 0)
+    throw std::logic_error(std::string(who) + ": called from inside a hetla call (a task or callback)");
+  c.cv.wait(lk, [&] { return c.active == 0; });
+}
+
+/// Enters a concurrent call; returns whether it is the only one.
+bool enter_concurrent() {
+  ConcurrentCalls& c = concurrent();
+  std::lock_guard<std::mutex> lk(c.mutex);
+  if (c.active++ > 0) return false;
+  c.saved_blas_threads = util::blas_get_num_threads();
+  if (c.saved_blas_threads != 1) util::blas_set_num_threads(1);
+  return true;
+}
+
+void leave_concurrent() {
+  ConcurrentCalls& c = concurrent();
+  std::lock_guard<std::mutex> lk(c.mutex);
+  if (--c.active > 0) return;
+  if (util::blas_get_num_threads() != c.saved_blas_threads) util::blas_set_num_threads(c.saved_blas_threads);
+  c.cv.notify_all();
+}
+}  // namespace
+
+CallScope::Entry::Entry(bool exclusive) {
+  if (call_depth()++ > 0) {  // nested in this thread's call: its context, graph and lock
+    rt = &runtime();
+    blas.emplace(1);
+    return;
+  }
+  try {
+    lock = std::unique_lock<std::recursive_mutex>(call_mutex());
+    rt = &runtime();
+    const std::size_t first_recovery = rt->recoveries().size();
+    if (exclusive || !rt->concurrent_calls()) {  // takes turns: keeps the lock
+      wait_for_calls("hetla", 1);
+      blas.emplace(1);
+      bind_core = rt->pins_threads() ? 0 : -1;
+    } else {
+      const bool alone = enter_concurrent();
+      concurrent = true;
+      // The first caller is worker 0's core; a second one concurrently would
+      // only share that core with it (it sleeps in wait_all, or runs worker 0
+      // when the first left).
+      bind_core = alone && rt->pins_threads() ? 0 : -1;
+      rt->begin_call(graph);
+      lock.unlock();
+    }
+    last_call_first_recovery().store(first_recovery);
+  } catch (...) {
+    --call_depth();
+    throw;
+  }
+}
+
+CallScope::Entry::~Entry() {
+  if (concurrent) {
+    rt->end_call(graph);
+    leave_concurrent();
+  }
+  --call_depth();
+}
+
 Config parse_config(std::string_view text, std::string_view source) {
   Config c;
   bool schedule_given = false;
@@ -156,6 +248,7 @@ Distribution default_distribution() { return g_config.distribution; }
 
 void init_runtime(rt::RuntimeConfig rc) {
   std::lock_guard<std::recursive_mutex> lk(call_mutex());
+  wait_for_calls("init_runtime");
   g_runtime.reset();
   util::Topology::get().refresh_cpu_set();
   last_call_first_recovery() = 0;
@@ -166,6 +259,7 @@ void init_runtime(rt::RuntimeConfig rc) {
 
 void init(const Config& cfg) {
   std::lock_guard<std::recursive_mutex> lk(detail::call_mutex());
+  detail::wait_for_calls("hetla::init");
   // Open the devices first: a bad list throws and leaves the current context.
   dev::DeviceSet set = dev::parse_devices(cfg.devices);
   detail::g_runtime.reset();
@@ -177,6 +271,7 @@ void init(const Config& cfg) {
 
 void finalize() {
   std::lock_guard<std::recursive_mutex> lk(detail::call_mutex());
+  detail::wait_for_calls("hetla::finalize");
   detail::g_runtime.reset();
   detail::last_call_first_recovery() = 0;
   detail::g_config = Config{};  // the next call starts a default context (from the environment)
@@ -184,18 +279,18 @@ void finalize() {
 }
 
 int num_threads() {
-  std::lock_guard<std::recursive_mutex> lk(detail::call_mutex());
+  const detail::ContextLock lk;  // also from inside a call (tile sizes)
   return detail::runtime().num_host_workers();
 }
 
 namespace detail {
-std::size_t& last_call_first_recovery() {
-  static std::size_t first = 0;
+std::atomic<std::size_t>& last_call_first_recovery() {
+  static std::atomic<std::size_t> first{0};
   return first;
 }
 
 std::vector<rt::Recovery> recoveries_since(std::size_t first) {
-  std::lock_guard<std::recursive_mutex> lk(call_mutex());
+  const ContextLock lk;
   if (!g_runtime) return {};
   auto all = g_runtime->recoveries();
   if (first >= all.size()) return {};
@@ -204,7 +299,7 @@ std::vector<rt::Recovery> recoveries_since(std::size_t first) {
 }  // namespace detail
 
 std::vector<Recovery> last_recoveries() {
-  std::lock_guard<std::recursive_mutex> lk(detail::call_mutex());
+  const detail::ContextLock lk;
   std::vector<Recovery> out;
   for (const rt::Recovery& r : detail::recoveries_since(detail::last_call_first_recovery()))
     out.push_back({r.device, r.error, r.seconds_lost, r.tasks_rerun, r.tasks_moved, r.tiles_copied_back});
@@ -226,6 +321,7 @@ std::vector<std::string> last_warnings() {
 
 void reset_devices() {
   std::lock_guard<std::recursive_mutex> lk(detail::call_mutex());
+  detail::wait_for_calls("hetla::reset_devices");
   if (detail::g_runtime) detail::g_runtime->reset_failed_devices();
 }
 

@@ -23,7 +23,7 @@ int64_t fit_workers(int64_t nb, int64_t n) {
 }
 
 bool host_cores_alone() {
-  std::lock_guard<std::recursive_mutex> lock(detail::call_mutex());
+  const detail::ContextLock lock;  // also from inside a call
   return detail::runtime().num_devices() == 1;
 }
 
@@ -31,7 +31,7 @@ bool host_cores_alone() {
 // tuned on potrf: its rate is that of its trailing GEMM/HERK updates.
 template <typename T> std::optional<int64_t> tuned(Panels panels, int64_t n) {
   const char* routine = panels == Panels::LU ? "getrf" : panels == Panels::QR ? "geqrf" : "potrf";
-  std::lock_guard<std::recursive_mutex> lock(detail::call_mutex());
+  const detail::ContextLock lock;  // also from inside a call
   return tune::tuned_tile_size(detail::runtime(), routine, precision_letter<T>(), n);
 }
 

@@ -29,7 +29,7 @@ namespace {
 template <typename F> void distributed_call(const Grid& g, const char* name, F&& call) {
   std::string error;
   try {
-    detail::CallScope scope;
+    detail::CallScope scope(/*exclusive=*/true);  // attaches a communicator to the runtime
     rt::CommScope transfers(scope.rt(), g.comm());
     call();
   } catch (const ArgumentError&) {
@@ -274,7 +274,7 @@ template <typename T> int64_t gels(Op trans, DistMatrix<T>& A, DistMatrix<T>& B,
   auto work_b = tile::LarfbWork<T>::left(B.tiles());
   std::vector<T> tau(static_cast<std::size_t>(q), T(0));
   distributed_call(A.grid(), name.c_str(), [&] {
-    detail::CallScope scope;
+    detail::CallScope scope(/*exclusive=*/true);  // attaches a communicator to the runtime
     detail::gels_factor_tasks(scope.rt(), trans, A.tiles(), Refl, tau.data(), B.tiles(), work_f, work_b,
                               opts.distribution);
     scope.rt().wait_all();
@@ -292,7 +292,7 @@ template <typename T> int64_t gels(Op trans, DistMatrix<T>& A, DistMatrix<T>& B,
   zero = A.grid().min(zero);
   if (zero != std::numeric_limits<int64_t>::max()) return zero;  // LAPACK trtrs: A not of full rank
   distributed_call(A.grid(), name.c_str(), [&] {
-    detail::CallScope scope;
+    detail::CallScope scope(/*exclusive=*/true);  // attaches a communicator to the runtime
     detail::gels_solve_tasks(scope.rt(), trans, m, n, Refl, B.tiles(), work_b);
     scope.rt().wait_all();
   });

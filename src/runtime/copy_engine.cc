@@ -21,7 +21,7 @@ using namespace detail;
 // skip it, run it (another device failed) or place it elsewhere (d failed).
 void Runtime::stage(Task* t, int d) {
   t->pinned = 0;
-  if (cancelled_.load(std::memory_order_relaxed) || device_failed(d)) return;
+  if (t->call->cancelled.load(std::memory_order_relaxed) || device_failed(d)) return;
   const int row = copy_engine_row(d);
   try {
     for (const Access& a : t->acc) {
@@ -31,7 +31,7 @@ void Runtime::stage(Task* t, int d) {
   } catch (const dev::DeviceError& e) {
     on_device_error(e);  // the device failed: its worker places the task elsewhere
   } catch (...) {
-    set_error(std::current_exception());
+    set_error(*t->call, std::current_exception());
   }
 }
 

@@ -245,7 +245,7 @@ bool Runtime::route(Task* t, const Access*& acc, std::size_t& nacc) {
   }
   if (!here) {  // another process runs it
     t->body.reset();
-    alloc_cache_.push_back(t);
+    current().alloc_cache.push_back(t);  // calls take turns with a communicator
     return false;
   }
   acc = cs.remap.data();

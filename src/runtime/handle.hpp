@@ -43,8 +43,8 @@ struct Replica {
   uint64_t last_use = 0;  // for LRU eviction
 };
 
-/// Identity of a piece of data (a tile). The dependence state is touched only
-/// by the inserting thread, so it needs no lock. Task pointers are validated by
+/// Identity of a piece of data (a tile). The dependence state is guarded by
+/// `deps` (uncontended unless concurrent calls share the tile, e.g. read it both). Task pointers are validated by
 /// sequence number, so a handle never owns (or keeps alive) a task.
 /// Data: the home copy lives in host memory (rows x cols elements of
 /// elem_size bytes, leading dimension ld); accelerators hold replicas.
@@ -57,6 +57,7 @@ struct Handle {
   Handle(const Handle&) = delete;
   Handle& operator=(const Handle&) = delete;
 
+  SpinLock deps;            // guards runtime_id, last_writer, readers
   uint64_t runtime_id = 0;  // which runtime the refs below belong to
   Ref last_writer;
   std::vector<Ref> readers;  // readers since the last write

@@ -106,7 +106,7 @@ void Runtime::fail_device(int d, const dev::DeviceError& e) {
     set_error(std::make_exception_ptr(std::runtime_error(
         "hetla: device " + dv.name() + " failed (" + e.what() + ") and " + std::to_string(lost) +
         " tile(s) whose only valid copy was there could not be read back: recovery is impossible")));
-  bool any_left = cfg_.host_computes || in_flight_.load() == 0;  // (nothing left to run: flushing)
+  bool any_left = cfg_.host_computes || tasks_in_flight() == 0;  // (nothing left to run: flushing)
   for (int o = 1; o < num_devices(); ++o) any_left = any_left || !device_failed(o);
   if (!any_left)
     set_error(std::make_exception_ptr(std::runtime_error("hetla: no device left to run the call: " +

@@ -24,6 +24,10 @@ std::atomic<uint64_t> g_runtime_ids{1};
 
 constexpr std::size_t kKernels = static_cast<std::size_t>(dev::KernelId::Count);
 
+// The calling thread's call (Runtime::begin_call) and the runtime it is on.
+thread_local const Runtime* tl_runtime = nullptr;
+thread_local CallGraph* tl_call = nullptr;
+
 }  // namespace
 
 TaskBody& Runtime::body_of(Task* t) { return t->body; }
@@ -154,46 +158,89 @@ void Runtime::reset_stats() {
   }
 }
 
-Task* Runtime::allocate() {
-  if (alloc_cache_.empty()) {
-    {
-      std::lock_guard<std::mutex> lk(pool_mutex_);
-      alloc_cache_.swap(free_);
-    }
-    if (alloc_cache_.empty()) {
+CallGraph& Runtime::current() { return tl_runtime == this ? *tl_call : main_call_; }
+
+void Runtime::begin_call(CallGraph& c) {
+  {
+    std::lock_guard<std::mutex> lk(calls_mutex_);
+    calls_.push_back(&c);
+  }
+  tl_runtime = this;
+  tl_call = &c;
+}
+
+void Runtime::end_call(CallGraph& c) {
+  // A call left by an exception before its wait_all: its tasks still point
+  // to c, so they finish (or are skipped) first; the error was the call's own.
+  if (c.in_flight.load(std::memory_order_acquire) != 0) {
+    set_error(c, std::make_exception_ptr(std::runtime_error("hetla: call abandoned")));
+    help_until(c, 0);
+  }
+  if (tl_call == &c) tl_runtime = nullptr, tl_call = nullptr;
+  {
+    std::lock_guard<std::mutex> lk(calls_mutex_);
+    calls_.erase(std::remove(calls_.begin(), calls_.end(), &c), calls_.end());
+  }
+  if (!c.alloc_cache.empty()) {  // its unused tasks go back to the pool
+    std::lock_guard<std::mutex> lk(pool_mutex_);
+    free_.insert(free_.end(), c.alloc_cache.begin(), c.alloc_cache.end());
+    c.alloc_cache.clear();
+  }
+}
+
+std::size_t Runtime::tasks_in_flight() {
+  std::lock_guard<std::mutex> lk(calls_mutex_);
+  std::size_t n = main_call_.in_flight.load();
+  for (CallGraph* c : calls_) n += c->in_flight.load();
+  return n;
+}
+
+Task* Runtime::allocate(CallGraph& c) {
+  if (c.alloc_cache.empty()) {
+    std::lock_guard<std::mutex> lk(pool_mutex_);
+    c.alloc_cache.swap(free_);
+    if (c.alloc_cache.empty()) {
       constexpr std::size_t kChunk = 256;
       chunks_.emplace_back(new Task[kChunk]);
-      for (std::size_t i = 0; i < kChunk; ++i) alloc_cache_.push_back(&chunks_.back()[kChunk - 1 - i]);
+      for (std::size_t i = 0; i < kChunk; ++i) c.alloc_cache.push_back(&chunks_.back()[kChunk - 1 - i]);
     }
   }
-  Task* t = alloc_cache_.back();
-  alloc_cache_.pop_back();
+  Task* t = c.alloc_cache.back();
+  c.alloc_cache.pop_back();
   return t;
 }
 
 void Runtime::add_dependence(Task* t, const Handle::Ref& pred) {
   Task* p = pred.task;
   if (!p || p == t) return;
-  // Only this thread reassigns seq, so a mismatch means the task finished and
-  // was recycled; a match with done==true means it finished.
-  if (p->seq != pred.seq) return;
+  // seq is set under the task's lock when it is inserted (by whichever call's
+  // thread recycled it), so a mismatch means the task finished and was
+  // recycled; a match with done==true means it finished. A mismatch seen
+  // without the lock is final (seq changes only after done, and the Ref was
+  // read after its seq was set): no lock then, as for most predecessors in a
+  // chain, which finished and were recycled before their successor came.
+  if (p->seq.load(std::memory_order_relaxed) != pred.seq) return;
   p->lock.lock();
-  if (!p->done) {
+  if (p->seq == pred.seq && !p->done) {
     p->successors.push_back(t);
     t->pending.fetch_add(1, std::memory_order_relaxed);
   }
   p->lock.unlock();
 }
 
-void Runtime::submit(Task* t, const Access* acc, std::size_t nacc, const TaskOptions& opt) {
+void Runtime::submit(CallGraph& c, Task* t, const Access* acc, std::size_t nacc, const TaskOptions& opt) {
   if (opt.device >= num_devices()) {
     t->body.reset();
-    alloc_cache_.push_back(t);
+    c.alloc_cache.push_back(t);
     throw std::invalid_argument("Runtime::insert: no device " + std::to_string(opt.device));
   }
   if (comm_ && !(opt.flags & kComm) && !route(t, acc, nacc)) return;  // distributed.cc
-  t->seq = next_seq_++;
+  t->lock.lock();
+  const uint64_t seq = next_seq_.fetch_add(1, std::memory_order_relaxed);
+  t->seq.store(seq, std::memory_order_relaxed);
   t->done = false;
+  t->lock.unlock();
+  t->call = &c;
   t->priority = opt.priority;
   t->label = opt.label;
   t->flags = opt.flags;
@@ -204,12 +251,13 @@ void Runtime::submit(Task* t, const Access* acc, std::size_t nacc, const TaskOpt
   t->fetch_engines = 0;
   t->acc.assign(acc, acc + nacc);
   t->pending.store(1, std::memory_order_relaxed);
-  in_flight_.fetch_add(1, std::memory_order_relaxed);
+  c.in_flight.fetch_add(1, std::memory_order_relaxed);
 
   const bool multi = devices_.size() > 1;
-  const Handle::Ref self{t, t->seq};
+  const Handle::Ref self{t, seq};
   for (std::size_t a = 0; a < nacc; ++a) {
     Handle* h = acc[a].handle;
+    std::lock_guard<SpinLock> deps(h->deps);
     if (h->runtime_id != id_) {  // refs from another (or a dead) runtime are void
       h->runtime_id = id_;
       h->last_writer = {};
@@ -236,7 +284,7 @@ void Runtime::submit(Task* t, const Access* acc, std::size_t nacc, const TaskOpt
   if (t->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) push_ready_batch(&t, 1);
   if (comm_ && !(opt.flags & kComm)) send_returns();  // distributed.cc
 
-  if (in_flight_.load(std::memory_order_relaxed) > cfg_.window) help_until(cfg_.window / 2);
+  if (c.in_flight.load(std::memory_order_relaxed) > cfg_.window) help_until(c, cfg_.window / 2);
 }
 
 // ---------------------------------------------------------------- placement
@@ -315,13 +363,20 @@ double Runtime::trace_now(const trace::Recorder* rec) const {
   return clock_.steady() ? rec->now() : static_cast<double>(clock_.now_ns()) * 1e-9;
 }
 
+void Runtime::set_error(CallGraph& c, std::exception_ptr e) {
+  std::lock_guard<std::mutex> lk(c.error_mutex);
+  if (!c.error) c.error = e;
+  c.cancelled.store(true, std::memory_order_relaxed);
+}
+
 void Runtime::set_error(std::exception_ptr e) {
-  std::lock_guard<std::mutex> lk(error_mutex_);
-  if (!error_) error_ = e;
-  cancelled_.store(true, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lk(calls_mutex_);
+  set_error(main_call_, e);
+  for (CallGraph* c : calls_) set_error(*c, e);
 }
 
 void Runtime::release(Task* t) {
+  CallGraph& c = *t->call;  // before t goes back to the pool
   // Take the successors out under the lock; after done=true nobody adds more.
   Task* local[16];
   std::vector<Task*> spill;
@@ -347,24 +402,28 @@ void Runtime::release(Task* t) {
     std::lock_guard<std::mutex> lk(pool_mutex_);
     free_.push_back(t);
   }
-  if (in_flight_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+  // The last task of a call: its caller may return and destroy c, so c is
+  // not touched after this.
+  if (c.in_flight.fetch_sub(1, std::memory_order_acq_rel) == 1) {
     Queue& q = *queues_[0];  // the caller waits on the host queue
     std::lock_guard<std::mutex> lk(q.mutex);
     q.cv.notify_all();
+    callers_cv_.notify_all();
   }
-  if (coop_) coop_->notify(Threads::kCaller, 1);  // help_until waits for in_flight_ to drop
+  if (coop_) coop_->notify(Threads::kCaller, 1);  // help_until waits for in_flight to drop
 }
 
 void Runtime::wait_all() {
-  help_until(0);
-  if (devices_.size() > 1) flush_devices();
+  CallGraph& c = current();
+  help_until(c, 0);
+  if (devices_.size() > 1) flush_devices();  // calls take turns then (concurrent_calls)
   std::exception_ptr err;
   {
-    std::lock_guard<std::mutex> lk(error_mutex_);
-    err = error_;
-    error_ = nullptr;
+    std::lock_guard<std::mutex> lk(c.error_mutex);
+    err = c.error;
+    c.error = nullptr;
   }
-  cancelled_.store(false, std::memory_order_relaxed);
+  c.cancelled.store(false, std::memory_order_relaxed);
   if (err) std::rethrow_exception(err);
 }
 
@@ -374,15 +433,22 @@ void Runtime::wait(Handle* h) {
   Access a{h, Mode::Read};
   insert([&reached](TaskContext&) { reached.store(true, std::memory_order_release); }, &a, 1,
          TaskOptions{std::numeric_limits<int>::max(), "wait"});
-  // Help with host work (the marker may depend on anything) until it ran.
+  // Help with host work (the marker may depend on anything) until it ran,
+  // as worker 0 while holding the caller slot.
+  CallGraph& c = current();
+  bool own = false;
   while (!reached.load(std::memory_order_acquire)) {
-    if (Task* t = try_pop(0)) execute(t, 0);
+    if (!own) own = take_caller_slot();
+    Task* t = own ? try_pop(0) : nullptr;
+    if (t) execute(t, 0);
     else HETLA_CPU_RELAX();
-    if (cancelled_.load(std::memory_order_relaxed)) {
+    if (c.cancelled.load(std::memory_order_relaxed)) {
+      if (own) give_caller_slot();
       wait_all();  // rethrows
       return;
     }
   }
+  if (own) give_caller_slot();
 }
 
 }  // namespace hetla::rt

@@ -1,12 +1,14 @@
 // Task-superscalar runtime in the spirit of QUARK (seed 000 §4-5, seed 004 §4):
-// one thread inserts tasks serially with data access modes; dependences
+// a call's thread inserts its tasks serially with data access modes (several
+// calls may insert at once, each into its own CallGraph); dependences
 // (RaW, WaR, WaW) are inferred per data handle; a ready task is placed on a
 // device (host cores or an accelerator) by a placement policy and queued in
 // that device's priority-ordered ready queue. Before a task runs on a device
 // the coherence layer makes its inputs valid in that device's memory; a write
 // invalidates the other replicas; wait_all() writes device data back to the
 // host. The inserting thread is itself a host worker while it waits, so N
-// cores get N-1 host threads plus the caller.
+// cores get N-1 host threads plus the caller (one caller at a time: the
+// caller slot, workers.cc).
 // Each accelerator has a copy engine (a thread of its own, issuing copies on
 // the device's non-worker queue/stream): it takes the next ready tasks of the
 // device's queue, a bounded number ahead of the workers, brings their inputs
@@ -23,6 +25,7 @@
 #pragma once
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -55,6 +58,29 @@ struct WorkerStats;
 struct CommState;
 }  // namespace detail
 class Comm;
+
+/// One public call's task graph (context/context.hpp's CallScope): the tasks
+/// it inserted and have not finished, its first error and whether it is
+/// cancelled, and the tasks it allocated ahead. Several calls from different
+/// threads share one Runtime (its workers and ready queues): each inserts
+/// into and waits for its own graph only. Dependences stay per Handle, so
+/// calls on different data never wait on each other, and calls on the same
+/// data are ordered as they were inserted. A thread that inserts without a
+/// call of its own (tests, calibration, tools) uses the runtime's default one.
+class CallGraph {
+ public:
+  CallGraph() = default;
+  CallGraph(const CallGraph&) = delete;
+  CallGraph& operator=(const CallGraph&) = delete;
+
+ private:
+  friend class Runtime;
+  std::atomic<std::size_t> in_flight{0};  // inserted, not yet released
+  std::atomic<bool> cancelled{false};
+  std::mutex error_mutex;
+  std::exception_ptr error;        // guarded by error_mutex
+  std::vector<Task*> alloc_cache;  // its inserting thread only
+};
 
 struct RuntimeConfig {
   int num_workers = 0;           // host workers incl. the caller; 0 = cores minus one per accelerator
@@ -135,24 +161,40 @@ class Runtime {
   }
   template <typename F>
   void insert(F&& body, const Access* acc, std::size_t nacc, const TaskOptions& opt = {}) {
-    Task* t = allocate();
+    CallGraph& c = current();
+    Task* t = allocate(c);
     body_of(t).emplace(std::forward<F>(body));
-    submit(t, acc, nacc, opt);
+    submit(c, t, acc, nacc, opt);
   }
 
-  /// Runs tasks on the calling thread until every inserted task finished,
-  /// then writes data held by accelerators back to the host and frees it.
-  /// Rethrows the first exception a task threw (the rest of the work is
-  /// cancelled: tasks that had not started are skipped).
+  /// Runs tasks on the calling thread until every task this thread's call
+  /// inserted finished, then writes data held by accelerators back to the
+  /// host and frees it. Rethrows the first exception one of the call's
+  /// tasks threw (the rest of the call is cancelled: its tasks that had not
+  /// started are skipped; other calls go on). The caller runs tasks as
+  /// worker 0 only while it holds the caller slot (one thread at a time:
+  /// worker 0's statistics and trace row have a single writer); a second
+  /// concurrent caller sleeps until its graph finished or the slot is free.
   void wait_all();
   /// Waits until every task inserted so far that writes `h` finished.
   void wait(Handle* h);
+
+  /// Calls from several threads (CallGraph): true when this runtime lets
+  /// them run at once: host cores only, real threads, no communicator.
+  /// Otherwise (accelerators: their flush at the end of a call and recovery
+  /// concern every resident tile; simulation; MPI) calls take turns.
+  bool concurrent_calls() const { return devices_.size() == 1 && !coop_ && !comm_; }
+  /// Makes `c` the calling thread's call on this runtime until end_call(),
+  /// which first cancels and waits for what is left of its graph (a call
+  /// left by an exception before its wait_all).
+  void begin_call(CallGraph& c);
+  void end_call(CallGraph& c);
 
   int num_workers() const { return num_workers_; }        // all threads incl. the caller
   int num_host_workers() const { return host_workers_; }  // incl. the caller
   uint64_t id() const { return id_; }
   uint64_t tasks_executed() const { return executed_.load(std::memory_order_relaxed); }
-  bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
+  bool cancelled() { return current().cancelled.load(std::memory_order_relaxed); }  // this thread's call
 
   int num_devices() const { return static_cast<int>(devices_.size()); }
   dev::Device& device(int d) const { return *devices_[static_cast<std::size_t>(d)]; }
@@ -213,13 +255,16 @@ class Runtime {
   void progress_loop();
 
   // tasks and dependences (runtime.cc)
-  Task* allocate();
+  CallGraph& current();  // this thread's call (begin_call), else the default one
+  Task* allocate(CallGraph& c);
   static TaskBody& body_of(Task* t);
-  void submit(Task* t, const Access* acc, std::size_t nacc, const TaskOptions& opt);
+  void submit(CallGraph& c, Task* t, const Access* acc, std::size_t nacc, const TaskOptions& opt);
   void add_dependence(Task* t, const Handle::Ref& pred);
   int place(Task* t);  // the snapshot for placement_, and the decision's queued work
   void release(Task* t);
-  void set_error(std::exception_ptr e);
+  void set_error(CallGraph& c, std::exception_ptr e);  // cancels that call
+  void set_error(std::exception_ptr e);  // no task at hand (a device, the progress thread): every open call
+  std::size_t tasks_in_flight();         // of every open call
   trace::Recorder* recorder_for(int row) const;  // the recorder if it has that row
   double trace_now(const trace::Recorder* rec) const;  // a trace time stamp, from clock_
 
@@ -229,7 +274,9 @@ class Runtime {
   Task* try_pop(int d);
   void execute(Task* t, int worker);
   void worker_loop(int worker);
-  void help_until(std::size_t in_flight_target);
+  void help_until(CallGraph& c, std::size_t in_flight_target);
+  bool take_caller_slot();
+  void give_caller_slot();
 
   // coherence: replicas, their states, device memory (coherence.cc)
   void prepare_data(Task* t, int d, int worker, void** ptrs, int64_t* lds, std::size_t& pinned);
@@ -269,7 +316,7 @@ class Runtime {
   int num_workers_ = 1;
   int host_workers_ = 1;
   uint64_t id_ = 0;
-  uint64_t next_seq_ = 1;
+  std::atomic<uint64_t> next_seq_{1};
   std::atomic<uint64_t> use_clock_{0};
 
   std::vector<std::shared_ptr<dev::Device>> devices_;  // [0] = host cores
@@ -286,20 +333,24 @@ class Runtime {
   Placement placement_;  // its random draws have their own state
 
   std::atomic<bool> stop_{false};  // read by workers of every queue
-  std::atomic<std::size_t> in_flight_{0};
   std::atomic<uint64_t> executed_{0};
-  std::atomic<bool> cancelled_{false};
-  std::mutex error_mutex_;
-  std::exception_ptr error_;
+  CallGraph main_call_;             // threads without a call of their own
+  std::mutex calls_mutex_;          // guards calls_
+  std::vector<CallGraph*> calls_;   // open calls (begin_call)
+  // Worker 0 is whichever waiting caller holds this slot (help_until);
+  // callers_cv_ (on the host queue's mutex) wakes the callers waiting for it.
+  std::atomic<bool> caller_slot_{false};
+  std::atomic<int> slot_waiters_{0};
+  std::condition_variable callers_cv_;
   mutable std::mutex recovery_mutex_;
   std::vector<Recovery> recoveries_;
 
-  // task pool: tasks are allocated by the inserting thread only, recycled by
-  // any thread; their memory lives as long as the runtime.
+  // task pool: tasks are allocated by each call's inserting thread from its
+  // CallGraph::alloc_cache, refilled from free_ (or a new chunk) under
+  // pool_mutex_, recycled by any thread; their memory lives as long as the runtime.
   std::mutex pool_mutex_;
   std::vector<Task*> free_;
   std::vector<std::unique_ptr<Task[]>> chunks_;
-  std::vector<Task*> alloc_cache_;  // inserting thread only
 
   std::vector<std::thread> threads_;  // workers, then copy engines
   trace::Recorder* tracer_ = nullptr;

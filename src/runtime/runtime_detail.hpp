@@ -23,7 +23,9 @@
 
 namespace hetla::rt {
 
-/// An inserted task. Tasks come from the runtime's pool (allocated by the
+class CallGraph;
+
+/// An inserted task. Tasks come from the runtime's pool (allocated by an
 /// inserting thread, recycled by any) and are reused: `seq` tells a reused
 /// task from the one a Handle::Ref names.
 struct Task {
@@ -31,7 +33,8 @@ struct Task {
   std::atomic<int32_t> pending{0};  // unresolved predecessors (+1 while inserting)
   SpinLock lock;
   bool done = false;              // guarded by lock
-  uint64_t seq = 0;               // written by the inserting thread only
+  std::atomic<uint64_t> seq{0};   // set under lock when inserted (several calls may insert at once)
+  CallGraph* call = nullptr;      // the call that inserted it
   std::vector<Task*> successors;  // guarded by lock
   std::vector<Access> acc;        // the task's data accesses (for coherence)
   int priority = 0;

@@ -27,6 +27,12 @@ template <typename E> bool heap_less(const E& a, const E& b) {  // max-heap: pri
 
 constexpr int kSpinIterations = 4000;  // ~tens of microseconds before sleeping
 
+// Tasks this thread is running now (execute): a call made from inside a task
+// (on a worker, or on the caller as worker 0) waits without running tasks
+// itself, since a nested execute() would reuse this thread's scratch (the
+// access pointers the running task holds) and worker 0's slot.
+thread_local int tl_executing = 0;
+
 }  // namespace
 
 void Runtime::push_ready_batch(Task** ts, std::size_t n) {
@@ -55,7 +61,7 @@ void Runtime::push_to(int d, Task** ts, std::size_t n) {
       return;
     }
     for (std::size_t i = 0; i < n; ++i) {
-      q.heap.push_back({ts[i]->priority, ts[i]->seq, ts[i]});
+      q.heap.push_back({ts[i]->priority, ts[i]->seq.load(std::memory_order_relaxed), ts[i]});
       std::push_heap(q.heap.begin(), q.heap.end(), heap_less<ReadyEntry>);
     }
     q.size.store(q.heap.size(), std::memory_order_release);
@@ -94,7 +100,7 @@ void Runtime::execute(Task* t, int worker) {
   std::size_t pinned = d != 0 ? t->pinned : 0;  // staged by the copy engine
   if (t->fetch_engines) settle_write_backs(t);
   bool again = false;  // place it again: a device failed
-  if (!cancelled_.load(std::memory_order_relaxed)) {
+  if (!t->call->cancelled.load(std::memory_order_relaxed)) {
     // per thread, but per call for simulated workers: those share OS threads
     // and may yield to one another inside prepare_data and run
     thread_local std::vector<void*> thread_ptrs;
@@ -115,7 +121,14 @@ void Runtime::execute(Task* t, int worker) {
         prepare_data(t, d, worker, ptrs.data(), lds.data(), pinned);
         TaskContext ctx{worker, devices_[static_cast<std::size_t>(d)].get(), ptrs.data(), lds.data()};
         const double start = rec ? trace_now(rec) : 0.0;
-        executor_->run(*t, ctx);
+        ++tl_executing;
+        try {
+          executor_->run(*t, ctx);
+        } catch (...) {
+          --tl_executing;
+          throw;
+        }
+        --tl_executing;
         if (d != 0 && !commit_writes(t, d)) {  // d failed while it ran
           again = true;
           count_retry(d, clock_.now_ns() - t0);
@@ -133,7 +146,7 @@ void Runtime::execute(Task* t, int worker) {
       again = failed > 0;
       if (again) count_retry(failed, clock_.now_ns() - t0);
     } catch (...) {
-      set_error(std::current_exception());
+      set_error(*t->call, std::current_exception());
     }
   }
   if (d != 0) unpin(t, d, pinned);
@@ -192,38 +205,64 @@ void Runtime::worker_loop(int worker) {
   }
 }
 
-void Runtime::help_until(std::size_t target) {
+bool Runtime::take_caller_slot() {
+  return tl_executing == 0 && !caller_slot_.load(std::memory_order_relaxed) && !caller_slot_.exchange(true);
+}
+
+void Runtime::give_caller_slot() {
+  caller_slot_.store(false);
+  if (slot_waiters_.load() > 0) {  // seq_cst with the waiter's increment: it sees the slot free or is woken
+    std::lock_guard<std::mutex> lk(queues_[0]->mutex);
+    callers_cv_.notify_all();
+  }
+}
+
+// The caller runs host tasks (of any call: the pool is shared) as worker 0
+// while it holds the caller slot; a caller without it sleeps until its own
+// graph shrank to `target` or the slot is free. Why not a worker index of its
+// own for each further caller: the workers already spin on every core (a
+// third runner on 2 cores only preempts one), and per-worker statistics,
+// trace rows and host scratch are sized by worker index at construction.
+void Runtime::help_until(CallGraph& c, std::size_t target) {
   Queue& q = *queues_[0];
-  if (coop_) {
-    while (in_flight_.load(std::memory_order_acquire) > target) {
+  auto busy = [&] { return c.in_flight.load(std::memory_order_acquire) > target; };
+  if (coop_) {  // one call at a time (concurrent_calls)
+    while (busy()) {
       if (Task* t = try_pop(0)) {
         execute(t, 0);
         continue;
       }
-      coop_->wait(Threads::kCaller, [&] {
-        return q.size.load(std::memory_order_acquire) != 0 || in_flight_.load(std::memory_order_acquire) <= target;
-      });
+      coop_->wait(Threads::kCaller, [&] { return q.size.load(std::memory_order_acquire) != 0 || !busy(); });
     }
     return;
   }
-  while (in_flight_.load(std::memory_order_acquire) > target) {
+  bool own = false;
+  while (busy()) {
+    if (!own && !(own = take_caller_slot())) {
+      std::unique_lock<std::mutex> lk(q.mutex);
+      slot_waiters_.fetch_add(1);
+      callers_cv_.wait_for(lk, std::chrono::milliseconds(1),
+                           [&] { return !busy() || (!caller_slot_.load() && tl_executing == 0); });
+      slot_waiters_.fetch_sub(1);
+      continue;
+    }
     Task* t = try_pop(0);
     for (int spin = 0; !t && spin < kSpinIterations; ++spin) {
       HETLA_CPU_RELAX();
-      if (in_flight_.load(std::memory_order_acquire) <= target) return;
+      if (!busy()) break;
       if (q.size.load(std::memory_order_relaxed) != 0) t = try_pop(0);
     }
     if (!t) {
+      if (!busy()) break;
       std::unique_lock<std::mutex> lk(q.mutex);
       ++q.sleepers;
-      q.cv.wait_for(lk, std::chrono::milliseconds(1), [&] {
-        return !q.heap.empty() || in_flight_.load(std::memory_order_acquire) <= target;
-      });
+      q.cv.wait_for(lk, std::chrono::milliseconds(1), [&] { return !q.heap.empty() || !busy(); });
       --q.sleepers;
       continue;
     }
     execute(t, 0);
   }
+  if (own) give_caller_slot();
 }
 
 }  // namespace hetla::rt

@@ -1,6 +1,6 @@
 // Several user threads calling potrf, getrf and geqrf at once, at mixed sizes:
 // small ones (below the crossover: the vendor inline, in parallel) and large
-// ones (the task graph; large calls take turns on the library runtime). Every
+// ones (each its own task graph on the shared workers: tests/context/test_concurrent_calls.cc). Every
 // result is checked; run under TSan by scripts/run-tests.sh.
 #include <gtest/gtest.h>
 
