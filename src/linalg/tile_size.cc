@@ -8,7 +8,12 @@
 #include <optional>
 
 #include "hetla/linalg.hpp"
+#include <cstdlib>
+#include <cstring>
+
 #include "context/context.hpp"
+#include "linalg/tile_schedule.hpp"
+#include "memory/distribution.hpp"
 #include "tune/tuned_tiles.hpp"
 #include "util/precision.hpp"
 
@@ -64,9 +69,69 @@ template <typename T> int64_t default_tile_size(int64_t n, Panels panels) {
   return fit_workers(192, n);
 }
 
-#define HETLA_INSTANTIATE(T)                       \
-  template int64_t default_tile_size<T>(int64_t); \
-  template int64_t default_tile_size<T>(int64_t, Panels);
+namespace {
+// Tile columns per worker below which a shrinking schedule halves its tiles:
+// the same 4 as fit_workers.
+constexpr int64_t kTailColumnsPerWorker = 4;
+
+// HETLA_VARIABLE_TILES=1 (or on/yes/true) turns the schedule on for calls
+// that leave the tile size to the library; read at each call so that a
+// benchmark can switch it between runs.
+bool variable_by_default() {
+  const char* v = std::getenv("HETLA_VARIABLE_TILES");
+  if (!v) return detail::kVariableTilesDefault;
+  return !std::strcmp(v, "1") || !std::strcmp(v, "on") || !std::strcmp(v, "yes") || !std::strcmp(v, "true");
+}
+}  // namespace
+
+template <typename T> Tiling variable_tiling(int64_t m, int64_t n, Panels panels, int64_t nb) {
+  const int64_t k = std::min(m, n);
+  if (k <= 0) return Tiling{{std::max<int64_t>(1, nb > 0 ? nb : kDefaultTileSize)}, {}};
+  const int64_t first = nb > 0 ? nb : default_tile_size<T>(k, panels);
+  const int64_t floor = std::max<int64_t>(std::min<int64_t>(first, 32), first / 4);
+  const int64_t workers = std::max(1, num_threads());
+  std::vector<int64_t> sizes;
+  int64_t cur = first;
+  for (int64_t pos = 0; pos < k;) {
+    const int64_t rem = k - pos;
+    if (pos > 0) {  // the first tile is the fixed tiling's (fitted to all of k already)
+      // the model's size for the trailing order left here (tuned or built in)
+      int64_t want = std::min(cur, nb > 0 ? cur : default_tile_size<T>(rem, panels));
+      // the tail: keep enough tile columns for every worker
+      while (want > floor && rem < kTailColumnsPerWorker * workers * want) want = std::max(floor, want / 2);
+      cur = std::max(floor, std::min(cur, want));
+    }
+    // the last tile takes a remainder under half a tile rather than leave a sliver
+    const int64_t size = rem < cur + cur / 2 ? rem : cur;
+    sizes.push_back(size);
+    pos += size;
+  }
+  return Tiling{std::move(sizes), {}};
+}
+
+namespace detail {
+bool variable_tiles(const Options& opts, int64_t m, int64_t n, Panels panels) {
+  const bool asked = opts.variable_tiles > 0 || (opts.variable_tiles < 0 && opts.nb <= 0 && variable_by_default());
+  // Hybrid tilings keep their own repeated pattern of host and accelerator
+  // tiles; the schedule is for host-placed (or dynamically scheduled) tiles.
+  // Tall QR keeps uniform tiles: its tree-shaped update (qr_workspace.hpp)
+  // needs them and has parallelism down the rows.
+  return asked && effective(opts.distribution) != Distribution::Hybrid && !(panels == Panels::QR && m >= 4 * n);
+}
+
+template <typename T>
+Tiling factor_tiling(const rt::Runtime& rt, const Options& opts, int64_t m, int64_t n, Panels panels) {
+  const int64_t k = std::min(m, n);
+  if (variable_tiles(opts, m, n, panels)) return variable_tiling<T>(m, n, panels, opts.nb);
+  return call_tiling(rt, opts.distribution, n, opts.nb > 0 ? opts.nb : default_tile_size<T>(k, panels), panels);
+}
+}  // namespace detail
+
+#define HETLA_INSTANTIATE(T)                                                               \
+  template int64_t default_tile_size<T>(int64_t);                                         \
+  template int64_t default_tile_size<T>(int64_t, Panels);                                 \
+  template Tiling variable_tiling<T>(int64_t, int64_t, Panels, int64_t);                  \
+  template Tiling detail::factor_tiling<T>(const rt::Runtime&, const Options&, int64_t, int64_t, Panels);
 HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 
