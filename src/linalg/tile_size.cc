@@ -40,39 +40,48 @@ template <typename T> std::optional<int64_t> tuned(Panels panels, int64_t n) {
   return tune::tuned_tile_size(detail::runtime(), routine, precision_letter<T>(), n);
 }
 
-template <typename T> int64_t builtin_tile_size(int64_t n) {
+// `fit`: shrunk by fit_workers for the whole order n (the variable schedule
+// applies its own rule at each position instead).
+template <typename T> int64_t builtin_tile_size(int64_t n, bool fit = true) {
   // Large real problems: bigger tiles make the trailing GEMMs more efficient
   // (dpotrf n = 8000: nb 384 at 100 GFLOP/s vs 94 at nb 256).
-  return fit_workers(is_complex_v<T> ? 192 : (n >= 6000 ? 384 : 256), n);
+  const int64_t nb = is_complex_v<T> ? 192 : (n >= 6000 ? 384 : 256);
+  return fit ? fit_workers(nb, n) : nb;
 }
 
-}  // namespace
-
-template <typename T> int64_t default_tile_size(int64_t n) {
-  if (auto nb = tuned<T>(Panels::Cholesky, n)) return *nb;
-  return builtin_tile_size<T>(n);
-}
-
-template <typename T> int64_t default_tile_size(int64_t n, Panels panels) {
+template <typename T> int64_t model_tile_size(int64_t n, Panels panels, bool fit) {
   if (auto nb = tuned<T>(panels, n)) return *nb;
   // Accelerators want large tiles for their GEMMs: they keep the general size.
-  if (panels == Panels::Cholesky || !host_cores_alone()) return builtin_tile_size<T>(n);
+  if (panels == Panels::Cholesky || !host_cores_alone()) return builtin_tile_size<T>(n, fit);
   // A QR panel (a recursive QR on one core) costs ~2 m nb^2 flops at under
   // half of GEMM speed, so its share of the work grows with nb, while the
   // trailing larfb (GEMMs of inner dimension nb) gains only ~3% from 128 to
   // 256. Measured on 2 cores: dgeqrf n=4000 111-116 GFLOP/s at nb 128 vs
   // 107-112 at 256 (8000: equal), zgeqrf n=2000 +6%, dgels 6000x3000 +4%.
-  if (panels == Panels::QR) return std::min<int64_t>(builtin_tile_size<T>(n), 128);
+  if (panels == Panels::QR) return std::min<int64_t>(builtin_tile_size<T>(n, fit), 128);
   // LU: the same trade between panel (OpenBLAS getrf on one core) and
   // trailing GEMMs settles at 192: dgetrf n=2000 +2.5% over 128, n=4000 and
   // 6000 +1-3% over 256, n=8000 equal to 384.
-  return fit_workers(192, n);
+  return fit ? fit_workers(192, n) : 192;
+}
+
+}  // namespace
+
+template <typename T> int64_t default_tile_size(int64_t n) { return model_tile_size<T>(n, Panels::Cholesky, true); }
+
+template <typename T> int64_t default_tile_size(int64_t n, Panels panels) {
+  return model_tile_size<T>(n, panels, true);
 }
 
 namespace {
-// Tile columns per worker below which a shrinking schedule halves its tiles:
-// the same 4 as fit_workers.
-constexpr int64_t kTailColumnsPerWorker = 4;
+// Tile columns per worker below which a shrinking schedule halves its tiles,
+// and the smallest tile it makes. Measured on 2 cores (loaded machine, A/B
+// alternating, dpotrf n = 2000 / 4000 time ratio fixed / variable): 4 columns
+// per worker (fit_workers' rule at every position) 0.77 / 0.93, 2 columns
+// 0.94 / 1.01, 1 column 0.85 / 0.95; tiles of 32 instead of 64: 0.72 at 2000.
+// Below 64, small-tile GEMMs and per-task costs eat what the tail gains.
+constexpr int64_t kTailColumnsPerWorker = 2;
+constexpr int64_t kSmallestTile = 64;
 
 // HETLA_VARIABLE_TILES=1 (or on/yes/true) turns the schedule on for calls
 // that leave the tile size to the library; read at each call so that a
@@ -88,7 +97,7 @@ template <typename T> Tiling variable_tiling(int64_t m, int64_t n, Panels panels
   const int64_t k = std::min(m, n);
   if (k <= 0) return Tiling{{std::max<int64_t>(1, nb > 0 ? nb : kDefaultTileSize)}, {}};
   const int64_t first = nb > 0 ? nb : default_tile_size<T>(k, panels);
-  const int64_t floor = std::max<int64_t>(std::min<int64_t>(first, 32), first / 4);
+  const int64_t floor = std::max<int64_t>(std::min<int64_t>(first, kSmallestTile), first / 4);
   const int64_t workers = std::max(1, num_threads());
   std::vector<int64_t> sizes;
   int64_t cur = first;
@@ -96,13 +105,13 @@ template <typename T> Tiling variable_tiling(int64_t m, int64_t n, Panels panels
     const int64_t rem = k - pos;
     if (pos > 0) {  // the first tile is the fixed tiling's (fitted to all of k already)
       // the model's size for the trailing order left here (tuned or built in)
-      int64_t want = std::min(cur, nb > 0 ? cur : default_tile_size<T>(rem, panels));
+      int64_t want = std::min(cur, nb > 0 ? cur : model_tile_size<T>(rem, panels, false));
       // the tail: keep enough tile columns for every worker
       while (want > floor && rem < kTailColumnsPerWorker * workers * want) want = std::max(floor, want / 2);
       cur = std::max(floor, std::min(cur, want));
     }
     // the last tile takes a remainder under half a tile rather than leave a sliver
-    const int64_t size = rem < cur + cur / 2 ? rem : cur;
+    const int64_t size = rem <= cur + cur / 2 ? rem : cur;
     sizes.push_back(size);
     pos += size;
   }

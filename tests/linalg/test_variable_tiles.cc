@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <array>
 #include <cmath>
 #include <complex>
@@ -20,6 +21,7 @@
 #include "common/cholesky.hpp"
 #include "hetla/hetla.hpp"
 #include "kernels/host/lapack_lu.hpp"
+#include "linalg/tile_schedule.hpp"
 #include "matgen.hpp"
 
 namespace hetla {
@@ -70,6 +72,33 @@ TEST(VariableTiling, CoversMinMNAndShrinks) {
         EXPECT_LE(2 * t.sizes[t.sizes.size() - 2], t.sizes.front());
       }
     }
+}
+
+TEST(VariableTiling, WhenTheScheduleApplies) {
+  auto with = [](int v, int64_t nb, Distribution d = Distribution::Default) {
+    Options o;
+    o.nb = nb;
+    o.variable_tiles = v;
+    o.distribution = d;
+    return o;
+  };
+  const char* saved = std::getenv("HETLA_VARIABLE_TILES");
+  const std::string keep = saved ? saved : "";
+  unsetenv("HETLA_VARIABLE_TILES");
+  EXPECT_EQ(detail::variable_tiles(with(-1, 0), 900, 900, Panels::LU), detail::kVariableTilesDefault);
+  EXPECT_TRUE(detail::variable_tiles(with(1, 0), 900, 900, Panels::LU));
+  EXPECT_TRUE(detail::variable_tiles(with(1, 128), 900, 900, Panels::Cholesky));  // nb: the first size
+  EXPECT_FALSE(detail::variable_tiles(with(0, 0), 900, 900, Panels::QR));
+  EXPECT_FALSE(detail::variable_tiles(with(1, 0, Distribution::Hybrid), 900, 900, Panels::LU));
+  EXPECT_FALSE(detail::variable_tiles(with(1, 0), 4000, 900, Panels::QR));  // tall QR keeps uniform tiles
+  EXPECT_TRUE(detail::variable_tiles(with(1, 0), 4000, 900, Panels::LU));
+  setenv("HETLA_VARIABLE_TILES", "1", 1);
+  EXPECT_TRUE(detail::variable_tiles(with(-1, 0), 900, 900, Panels::QR));
+  EXPECT_FALSE(detail::variable_tiles(with(-1, 96), 900, 900, Panels::QR));  // a fixed nb the user asked for
+  EXPECT_FALSE(detail::variable_tiles(with(0, 0), 900, 900, Panels::QR));
+  setenv("HETLA_VARIABLE_TILES", "0", 1);
+  EXPECT_FALSE(detail::variable_tiles(with(-1, 0), 900, 900, Panels::Cholesky));
+  if (saved) setenv("HETLA_VARIABLE_TILES", keep.c_str(), 1); else unsetenv("HETLA_VARIABLE_TILES");
 }
 
 TEST(VariableTiling, OptionsSwitchTheSchedule) {
