@@ -15,10 +15,16 @@ namespace hetla::detail {
 /// (Options::variable_tiles = -1, nb = 0) and HETLA_VARIABLE_TILES is unset.
 inline constexpr bool kVariableTilesDefault = false;
 
-/// Whether factor_tiling cuts by variable_tiling: asked for (Options, or
-/// HETLA_VARIABLE_TILES for calls that leave nb to the library), not under
-/// Distribution::Hybrid, not a tall (m >= 4 n) QR.
+/// Whether factor_tiling cuts by a variable schedule: asked for (Options, or
+/// HETLA_VARIABLE_TILES for calls that leave nb to the library), not a tall
+/// (m >= 4 n) QR. Under Distribution::Hybrid the schedule is the hybrid
+/// pattern written out over the n columns with the tiles of its last round
+/// that are at least twice the host's small tile halved (same owner).
 bool variable_tiles(const Options& opts, int64_t m, int64_t n, Panels panels);
+
+/// The hybrid tiling `t` written out over n columns, its last round's large
+/// tiles halved (see variable_tiles); tilings without owners unchanged.
+Tiling shrink_hybrid_tail(const Tiling& t, int64_t n);
 
 /// The tiling of an m x n operand of potrf (Panels::Cholesky), getrf (LU) or
 /// geqrf (QR) under `opts`; rt is the call's runtime (hybrid tilings).

@@ -121,17 +121,47 @@ template <typename T> Tiling variable_tiling(int64_t m, int64_t n, Panels panels
 namespace detail {
 bool variable_tiles(const Options& opts, int64_t m, int64_t n, Panels panels) {
   const bool asked = opts.variable_tiles > 0 || (opts.variable_tiles < 0 && opts.nb <= 0 && variable_by_default());
-  // Hybrid tilings keep their own repeated pattern of host and accelerator
-  // tiles; the schedule is for host-placed (or dynamically scheduled) tiles.
   // Tall QR keeps uniform tiles: its tree-shaped update (qr_workspace.hpp)
   // needs them and has parallelism down the rows.
-  return asked && effective(opts.distribution) != Distribution::Hybrid && !(panels == Panels::QR && m >= 4 * n);
+  return asked && !(panels == Panels::QR && m >= 4 * n);
+}
+
+Tiling shrink_hybrid_tail(const Tiling& t, int64_t n) {
+  // The pattern written out over the n columns (as Matrix cuts it), then in
+  // its last round each tile at least twice the host's small one is halved,
+  // keeping its owner: the last panels get narrower and the accelerators'
+  // last columns come as two tasks each, which the host's panels can overlap.
+  if (t.owners.empty()) return t;
+  int64_t small = 0, round = 0;
+  for (std::size_t i = 0; i < t.sizes.size(); ++i) {
+    round += t.sizes[i];
+    if (t.owners[i] == 0) small = small ? std::min(small, t.sizes[i]) : t.sizes[i];
+  }
+  if (small == 0) small = *std::min_element(t.sizes.begin(), t.sizes.end());
+  Tiling out;
+  for (int64_t pos = 0, i = 0; pos < n; i = (i + 1) % static_cast<int64_t>(t.sizes.size())) {
+    const int64_t size = std::min(n - pos, t.sizes[static_cast<std::size_t>(i)]);
+    const int owner = t.owners[static_cast<std::size_t>(i)];
+    if (n - pos <= round && size >= 2 * small) {
+      const int64_t half = std::max<int64_t>(small, (size / 2 + 15) / 16 * 16);
+      out.sizes.push_back(half), out.owners.push_back(owner);
+      out.sizes.push_back(size - half), out.owners.push_back(owner);
+    } else {
+      out.sizes.push_back(size), out.owners.push_back(owner);
+    }
+    pos += size;
+  }
+  return out;
 }
 
 template <typename T>
 Tiling factor_tiling(const rt::Runtime& rt, const Options& opts, int64_t m, int64_t n, Panels panels) {
   const int64_t k = std::min(m, n);
-  if (variable_tiles(opts, m, n, panels)) return variable_tiling<T>(m, n, panels, opts.nb);
+  const bool variable = variable_tiles(opts, m, n, panels);
+  if (variable && effective(opts.distribution) != Distribution::Hybrid) return variable_tiling<T>(m, n, panels, opts.nb);
+  if (variable)  // hybrid: the pattern with its last round in narrower tiles
+    return shrink_hybrid_tail(
+        call_tiling(rt, opts.distribution, n, opts.nb > 0 ? opts.nb : default_tile_size<T>(k, panels), panels), n);
   return call_tiling(rt, opts.distribution, n, opts.nb > 0 ? opts.nb : default_tile_size<T>(k, panels), panels);
 }
 }  // namespace detail

@@ -89,7 +89,7 @@ TEST(VariableTiling, WhenTheScheduleApplies) {
   EXPECT_TRUE(detail::variable_tiles(with(1, 0), 900, 900, Panels::LU));
   EXPECT_TRUE(detail::variable_tiles(with(1, 128), 900, 900, Panels::Cholesky));  // nb: the first size
   EXPECT_FALSE(detail::variable_tiles(with(0, 0), 900, 900, Panels::QR));
-  EXPECT_FALSE(detail::variable_tiles(with(1, 0, Distribution::Hybrid), 900, 900, Panels::LU));
+  EXPECT_TRUE(detail::variable_tiles(with(1, 0, Distribution::Hybrid), 900, 900, Panels::LU));
   EXPECT_FALSE(detail::variable_tiles(with(1, 0), 4000, 900, Panels::QR));  // tall QR keeps uniform tiles
   EXPECT_TRUE(detail::variable_tiles(with(1, 0), 4000, 900, Panels::LU));
   setenv("HETLA_VARIABLE_TILES", "1", 1);
@@ -238,6 +238,64 @@ TYPED_TEST(VariableTiles, GeqrfRandomAndGraded) {
                 kThreshold);
     }
   }
+}
+
+TYPED_TEST(VariableTiles, HybridTilingWithANarrowerLastRound) {
+  // Host cores and an emulated accelerator under Distribution::Hybrid: the
+  // hybrid pattern written out over n, its last round's large tiles halved
+  // (owners kept); potrf, getrf and geqrf on it as accurate as on the fixed
+  // pattern.
+  using T = TypeParam;
+  Config c;
+  c.devices = "cpu,emu";
+  init(c);
+  const int64_t m = 520, n = 480, nb = 32;
+  // a pattern of two host tiles and one accelerator tile (a round of 160):
+  // written out over 480 columns, the last round's 96 becomes 48 + 48
+  const Tiling h{{32, 32, 96}, {0, 0, 1}};
+  const Tiling s = detail::shrink_hybrid_tail(h, n);
+  EXPECT_EQ(s.sizes, (std::vector<int64_t>{32, 32, 96, 32, 32, 96, 32, 32, 48, 48}));
+  EXPECT_EQ(s.owners, (std::vector<int>{0, 0, 1, 0, 0, 1, 0, 0, 1, 1}));
+  EXPECT_EQ(detail::shrink_hybrid_tail(Tiling{{64}, {}}, n), (Tiling{{64}, {}}));
+  Options o;
+  o.nb = nb;
+  o.distribution = Distribution::Hybrid;
+  o.variable_tiles = 1;
+  {
+    auto A0 = bench::random_hpd<T>(n, n, 41);
+    auto A = A0;
+    ASSERT_EQ(potrf(Uplo::Lower, n, A.data(), n, o), 0);
+    EXPECT_LT(bench::potrf_residual(Uplo::Lower, n, A0.data(), n, A.data(), n), kThreshold);
+  }
+  {
+    auto A0 = bench::random_matrix<T>(m, n, m, 42);
+    auto F = A0;
+    std::vector<int64_t> ipiv(static_cast<std::size_t>(n));
+    EXPECT_EQ(getrf(m, n, F.data(), m, ipiv.data(), o), 0);
+    EXPECT_LT(bench::getrf_residual(m, n, A0.data(), m, F.data(), m, ipiv.data()), kThreshold);
+    auto A = A0;
+    std::vector<T> tau(static_cast<std::size_t>(n));
+    geqrf<T>(m, n, A.data(), m, tau.data(), o);
+    EXPECT_LT(bench::qr_residual(m, n, A0.data(), m, A.data(), m, tau.data()), kThreshold);
+    // the tile matrix API on the written-out pattern, the accelerator's tiles halved at the end
+    Options hybrid;
+    hybrid.distribution = Distribution::Hybrid;
+    F = A0;
+    auto M = Matrix<T>::view(m, n, F.data(), m, s);
+    std::vector<int64_t> piv;
+    EXPECT_EQ(getrf(M, piv, hybrid), 0);
+    EXPECT_LT(bench::getrf_residual(m, n, A0.data(), m, F.data(), m, piv.data()), kThreshold);
+    A = A0;
+    auto Q = Matrix<T>::view(m, n, A.data(), m, s);
+    geqrf(Q, tau.data(), hybrid);
+    EXPECT_LT(bench::qr_residual(m, n, A0.data(), m, A.data(), m, tau.data()), kThreshold);
+    auto H0 = bench::random_hpd<T>(n, n, 43);
+    auto H = H0;
+    auto P = Matrix<T>::view(n, n, H.data(), n, s);
+    EXPECT_EQ(potrf(Uplo::Lower, P, hybrid), 0);
+    EXPECT_LT(bench::potrf_residual(Uplo::Lower, n, H0.data(), n, H.data(), n), kThreshold);
+  }
+  finalize();
 }
 
 }  // namespace

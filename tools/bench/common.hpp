@@ -16,6 +16,7 @@
 #include "bench/vendor.hpp"
 #include "checks.hpp"
 #include "hetla/linalg.hpp"
+#include "context/context.hpp"
 #include "linalg/tile_schedule.hpp"
 #include "matgen.hpp"
 #include "runtime/runtime.hpp"
@@ -212,7 +213,7 @@ template <typename T> hetla::Options factor_options(const BenchConfig& c, Linalg
   o.nb = c.nb;
   o.variable_tiles = c.variable_tiles;
   if (c.nb <= 0) r.nb = hetla::default_tile_size<T>(std::min(m, n), r.panels);  // the library's choice
-  if (hetla::detail::variable_tiles(o, m, n, r.panels))
+  if (hetla::detail::variable_tiles(o, m, n, r.panels) && hetla::detail::default_distribution() != Distribution::Hybrid)
     r.tile_schedule = hetla::variable_tiling<T>(m, n, r.panels, c.nb).sizes;
   return o;
 }
