@@ -76,10 +76,12 @@ template <typename T> int64_t default_tile_size(int64_t n, Panels panels) {
 namespace {
 // Tile columns per worker below which a shrinking schedule halves its tiles,
 // and the smallest tile it makes. Measured on 2 cores (loaded machine, A/B
-// alternating, dpotrf n = 2000 / 4000 time ratio fixed / variable): 4 columns
-// per worker (fit_workers' rule at every position) 0.77 / 0.93, 2 columns
-// 0.94 / 1.01, 1 column 0.85 / 0.95; tiles of 32 instead of 64: 0.72 at 2000.
-// Below 64, small-tile GEMMs and per-task costs eat what the tail gains.
+// alternating processes, dpotrf n = 2000 / 4000 time ratio fixed / variable,
+// median of 5 pairs): 4 columns per worker (fit_workers' rule at every
+// position) 0.77 / 0.93, 2 columns 0.94 / 1.01 (0.86 / 0.92 in a later run:
+// the noise is that large), 1 column 0.85 / 0.95; tiles down to 32 instead of
+// 64: 0.72 at 2000. Below 64, small-tile GEMMs and per-task costs eat what
+// the tail gains. None of it beat fixed tiles on 2 cores: see README.
 constexpr int64_t kTailColumnsPerWorker = 2;
 constexpr int64_t kSmallestTile = 64;
 
@@ -110,7 +112,7 @@ template <typename T> Tiling variable_tiling(int64_t m, int64_t n, Panels panels
       while (want > floor && rem < kTailColumnsPerWorker * workers * want) want = std::max(floor, want / 2);
       cur = std::max(floor, std::min(cur, want));
     }
-    // the last tile takes a remainder under half a tile rather than leave a sliver
+    // the last tile takes a remainder of up to half a tile rather than leave a sliver
     const int64_t size = rem <= cur + cur / 2 ? rem : cur;
     sizes.push_back(size);
     pos += size;
