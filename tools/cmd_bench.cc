@@ -126,6 +126,7 @@ void add_options(CLI::App& app, BenchArgs& a) {
   scope(app.add_option("--degree", c.degree, "degree of a matrix polynomial")->option_text("D")->transform(integer(0, 10000))->capture_default_str(), kOptDegree);
   scope(app.add_option("--method", c.method, "horner or ps (Paterson-Stockmeyer)")->option_text("M")->check(one_of({"horner", "ps"}))->capture_default_str(), kOptMethod);
   scope(app.add_option("--weights", c.weights, "force the work split, e.g. cpu=0.4,emu0=0.6 (device names\nas `hetla info` shows them)")->option_text("LIST")->default_str("learned / measured weights"), kOptWeights);
+  scope(add_choice(app, "--variable-tiles", c.variable_tiles, {{"default", -1}, {"on", 1}, {"off", 0}}, "tile sizes that shrink towards the end of the factorization\n(hetla::variable_tiling; with --nb, nb is the first size);\ndefault: the library's (HETLA_VARIABLE_TILES)", true)->option_text("on|off"), kOptVariableTiles);
   scope(app.add_option("--minutes", c.minutes, "how long the soak runs")->option_text("M")->check(CLI::Range(0.0, 1e6))->default_str("1"), kOptSoak);
   scope(app.add_option("--seconds", c.seconds, "how long the soak runs, in seconds (wins over --minutes)")->option_text("S")->check(CLI::Range(0.0, 1e8)), kOptSoak);
   scope(app.add_option("--seed", c.seed, "seed of the soak's random cases (the same seed: the same cases)")->option_text("S")->capture_default_str(), kOptSoak);

@@ -20,6 +20,11 @@ struct Options {
   /// Forced work split of gemm (blas3.hpp) by device name, e.g.
   /// "cpu=0.4,emu0=0.6" (unlisted devices get none); empty: see gemm_split.
   std::string weights = {};
+  /// Tile sizes that shrink towards the end of a factorization (potrf, getrf,
+  /// geqrf column-major overloads; see variable_tiling): 1 on (Options::nb, if
+  /// given, is the first size), 0 off, -1 the default: on when the variable
+  /// HETLA_VARIABLE_TILES is 1 and nb is 0 (off by default: see README).
+  int variable_tiles = -1;
 };
 
 /// Tile size used when Options::nb == 0.
@@ -28,6 +33,15 @@ template <typename T> int64_t default_tile_size(int64_t n);
 /// above, except on a context of host cores alone, where QR (geqrf, gels,
 /// ungqr, unmqr) takes tiles of at most 128 and LU (getrf, getrs, gesv) 192.
 template <typename T> int64_t default_tile_size(int64_t n, Panels panels);
+
+/// A tiling whose sizes shrink during a factorization of an m x n matrix
+/// (seed 002 Fig. 2b): each tile column takes the default tile size of the
+/// trailing order left at its position (tuned, else built in), halved while
+/// fewer than 4 tile columns per worker would remain, never larger than the
+/// tile before it nor below a quarter of the first (nb, 0: the default
+/// tile size of min(m, n)). Its sizes cover min(m, n) once; the longer side's
+/// further tiles repeat them from the first (large) one.
+template <typename T> Tiling variable_tiling(int64_t m, int64_t n, Panels panels = Panels::Cholesky, int64_t nb = 0);
 
 /// The two-level hybrid tiling (seed 004) of an order-n problem for the
 /// current context's devices: small host tiles of size nb (0: the default

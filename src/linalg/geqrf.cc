@@ -11,6 +11,7 @@
 #include "context/context.hpp"
 #include "hetla/qr.hpp"
 #include "linalg/qr_internal.hpp"
+#include "linalg/tile_schedule.hpp"
 #include "tasks/inline_call.hpp"
 #include "tasks/priority.hpp"
 #include "util/check_args.hpp"
@@ -65,8 +66,7 @@ template <typename T> void geqrf(int64_t m, int64_t n, T* A, int64_t lda, T* tau
   if (tile::runs_inline<T>(tune::Routine::Geqrf, opts, double(m) * n * std::min(m, n), std::max({m, n, lda})))
     return tile::inline_geqrf(m, n, A, lda, tau);
   detail::CallScope scope;  // the hybrid tiling follows this context's devices
-  const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(std::min(m, n), Panels::QR);
-  auto M = Matrix<T>::view(m, n, A, lda, detail::call_tiling(scope.rt(), opts.distribution, n, nb, Panels::QR));
+  auto M = Matrix<T>::view(m, n, A, lda, detail::factor_tiling<T>(scope.rt(), opts, m, n, Panels::QR));
   geqrf_tiles(M, tau, opts.distribution);
 }
 

@@ -23,6 +23,7 @@
 
 #include "context/context.hpp"
 #include "hetla/lu.hpp"
+#include "linalg/tile_schedule.hpp"
 #include "memory/distribution.hpp"
 #include "tasks/inline_call.hpp"
 #include "tasks/lu.hpp"
@@ -89,9 +90,7 @@ template <typename T> int64_t getrf(int64_t m, int64_t n, T* A, int64_t lda, int
   if (tile::runs_inline<T>(tune::Routine::Getrf, opts, double(m) * n * std::min(m, n), std::max({m, n, lda})))
     return tile::inline_getrf(m, n, A, lda, ipiv);
   detail::CallScope scope;  // the tiling is planned for this context's devices
-  const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(std::min(m, n), Panels::LU);
-  auto M = Matrix<T>::view(m, n, A, lda,
-                           detail::call_tiling(scope.rt(), opts.distribution, n, nb, Panels::LU));
+  auto M = Matrix<T>::view(m, n, A, lda, detail::factor_tiling<T>(scope.rt(), opts, m, n, Panels::LU));
   return getrf_tiles(M, ipiv, opts);
 }
 

@@ -8,6 +8,7 @@
 #include "hetla/linalg.hpp"
 #include "memory/distribution.hpp"
 #include "memory/triangle_scope.hpp"
+#include "linalg/tile_schedule.hpp"
 #include "tasks/blas3.hpp"
 #include "tasks/cholesky.hpp"
 #include "tasks/inline_call.hpp"
@@ -80,8 +81,7 @@ template <typename T> int64_t potrf(Uplo uplo, int64_t n, T* A, int64_t lda, con
   if (tile::runs_inline<T>(tune::Routine::Potrf, opts, double(n) * n * n, std::max(n, lda)))
     return tile::inline_potrf(uplo, n, A, lda);
   detail::CallScope scope;  // the hybrid tiling follows this context's devices
-  const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(n);
-  auto M = Matrix<T>::view(n, n, A, lda, detail::call_tiling(scope.rt(), opts.distribution, n, nb));
+  auto M = Matrix<T>::view(n, n, A, lda, detail::factor_tiling<T>(scope.rt(), opts, n, n, Panels::Cholesky));
   return potrf(uplo, M, opts);
 }
 

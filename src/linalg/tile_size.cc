@@ -8,7 +8,12 @@
 #include <optional>
 
 #include "hetla/linalg.hpp"
+#include <cstdlib>
+#include <cstring>
+
 #include "context/context.hpp"
+#include "linalg/tile_schedule.hpp"
+#include "memory/distribution.hpp"
 #include "tune/tuned_tiles.hpp"
 #include "util/precision.hpp"
 
@@ -35,38 +40,139 @@ template <typename T> std::optional<int64_t> tuned(Panels panels, int64_t n) {
   return tune::tuned_tile_size(detail::runtime(), routine, precision_letter<T>(), n);
 }
 
-template <typename T> int64_t builtin_tile_size(int64_t n) {
+// `fit`: shrunk by fit_workers for the whole order n (the variable schedule
+// applies its own rule at each position instead).
+template <typename T> int64_t builtin_tile_size(int64_t n, bool fit = true) {
   // Large real problems: bigger tiles make the trailing GEMMs more efficient
   // (dpotrf n = 8000: nb 384 at 100 GFLOP/s vs 94 at nb 256).
-  return fit_workers(is_complex_v<T> ? 192 : (n >= 6000 ? 384 : 256), n);
+  const int64_t nb = is_complex_v<T> ? 192 : (n >= 6000 ? 384 : 256);
+  return fit ? fit_workers(nb, n) : nb;
 }
 
-}  // namespace
-
-template <typename T> int64_t default_tile_size(int64_t n) {
-  if (auto nb = tuned<T>(Panels::Cholesky, n)) return *nb;
-  return builtin_tile_size<T>(n);
-}
-
-template <typename T> int64_t default_tile_size(int64_t n, Panels panels) {
+template <typename T> int64_t model_tile_size(int64_t n, Panels panels, bool fit) {
   if (auto nb = tuned<T>(panels, n)) return *nb;
   // Accelerators want large tiles for their GEMMs: they keep the general size.
-  if (panels == Panels::Cholesky || !host_cores_alone()) return builtin_tile_size<T>(n);
+  if (panels == Panels::Cholesky || !host_cores_alone()) return builtin_tile_size<T>(n, fit);
   // A QR panel (a recursive QR on one core) costs ~2 m nb^2 flops at under
   // half of GEMM speed, so its share of the work grows with nb, while the
   // trailing larfb (GEMMs of inner dimension nb) gains only ~3% from 128 to
   // 256. Measured on 2 cores: dgeqrf n=4000 111-116 GFLOP/s at nb 128 vs
   // 107-112 at 256 (8000: equal), zgeqrf n=2000 +6%, dgels 6000x3000 +4%.
-  if (panels == Panels::QR) return std::min<int64_t>(builtin_tile_size<T>(n), 128);
+  if (panels == Panels::QR) return std::min<int64_t>(builtin_tile_size<T>(n, fit), 128);
   // LU: the same trade between panel (OpenBLAS getrf on one core) and
   // trailing GEMMs settles at 192: dgetrf n=2000 +2.5% over 128, n=4000 and
   // 6000 +1-3% over 256, n=8000 equal to 384.
-  return fit_workers(192, n);
+  return fit ? fit_workers(192, n) : 192;
 }
 
-#define HETLA_INSTANTIATE(T)                       \
-  template int64_t default_tile_size<T>(int64_t); \
-  template int64_t default_tile_size<T>(int64_t, Panels);
+}  // namespace
+
+template <typename T> int64_t default_tile_size(int64_t n) { return model_tile_size<T>(n, Panels::Cholesky, true); }
+
+template <typename T> int64_t default_tile_size(int64_t n, Panels panels) {
+  return model_tile_size<T>(n, panels, true);
+}
+
+namespace {
+// Tile columns per worker below which a shrinking schedule halves its tiles,
+// and the smallest tile it makes. Measured on 2 cores (loaded machine, A/B
+// alternating processes, dpotrf n = 2000 / 4000 time ratio fixed / variable,
+// median of 5 pairs): 4 columns per worker (fit_workers' rule at every
+// position) 0.77 / 0.93, 2 columns 0.94 / 1.01 (0.86 / 0.92 in a later run:
+// the noise is that large), 1 column 0.85 / 0.95; tiles down to 32 instead of
+// 64: 0.72 at 2000. Below 64, small-tile GEMMs and per-task costs eat what
+// the tail gains. None of it beat fixed tiles on 2 cores: see README.
+constexpr int64_t kTailColumnsPerWorker = 2;
+constexpr int64_t kSmallestTile = 64;
+
+// HETLA_VARIABLE_TILES=1 (or on/yes/true) turns the schedule on for calls
+// that leave the tile size to the library; read at each call so that a
+// benchmark can switch it between runs.
+bool variable_by_default() {
+  const char* v = std::getenv("HETLA_VARIABLE_TILES");
+  if (!v) return detail::kVariableTilesDefault;
+  return !std::strcmp(v, "1") || !std::strcmp(v, "on") || !std::strcmp(v, "yes") || !std::strcmp(v, "true");
+}
+}  // namespace
+
+template <typename T> Tiling variable_tiling(int64_t m, int64_t n, Panels panels, int64_t nb) {
+  const int64_t k = std::min(m, n);
+  if (k <= 0) return Tiling{{std::max<int64_t>(1, nb > 0 ? nb : kDefaultTileSize)}, {}};
+  const int64_t first = nb > 0 ? nb : default_tile_size<T>(k, panels);
+  const int64_t floor = std::max<int64_t>(std::min<int64_t>(first, kSmallestTile), first / 4);
+  const int64_t workers = std::max(1, num_threads());
+  std::vector<int64_t> sizes;
+  int64_t cur = first;
+  for (int64_t pos = 0; pos < k;) {
+    const int64_t rem = k - pos;
+    if (pos > 0) {  // the first tile is the fixed tiling's (fitted to all of k already)
+      // the model's size for the trailing order left here (tuned or built in)
+      int64_t want = std::min(cur, nb > 0 ? cur : model_tile_size<T>(rem, panels, false));
+      // the tail: keep enough tile columns for every worker
+      while (want > floor && rem < kTailColumnsPerWorker * workers * want) want = std::max(floor, want / 2);
+      cur = std::max(floor, std::min(cur, want));
+    }
+    // the last tile takes a remainder of up to half a tile rather than leave a sliver
+    const int64_t size = rem <= cur + cur / 2 ? rem : cur;
+    sizes.push_back(size);
+    pos += size;
+  }
+  return Tiling{std::move(sizes), {}};
+}
+
+namespace detail {
+bool variable_tiles(const Options& opts, int64_t m, int64_t n, Panels panels) {
+  const bool asked = opts.variable_tiles > 0 || (opts.variable_tiles < 0 && opts.nb <= 0 && variable_by_default());
+  // Tall QR keeps uniform tiles: its tree-shaped update (qr_workspace.hpp)
+  // needs them and has parallelism down the rows.
+  return asked && !(panels == Panels::QR && m >= 4 * n);
+}
+
+Tiling shrink_hybrid_tail(const Tiling& t, int64_t n) {
+  // The pattern written out over the n columns (as Matrix cuts it), then in
+  // its last round each tile at least twice the host's small one is halved,
+  // keeping its owner: the last panels get narrower and the accelerators'
+  // last columns come as two tasks each, which the host's panels can overlap.
+  if (t.owners.empty()) return t;
+  int64_t small = 0, round = 0;
+  for (std::size_t i = 0; i < t.sizes.size(); ++i) {
+    round += t.sizes[i];
+    if (t.owners[i] == 0) small = small ? std::min(small, t.sizes[i]) : t.sizes[i];
+  }
+  if (small == 0) small = *std::min_element(t.sizes.begin(), t.sizes.end());
+  Tiling out;
+  for (int64_t pos = 0, i = 0; pos < n; i = (i + 1) % static_cast<int64_t>(t.sizes.size())) {
+    const int64_t size = std::min(n - pos, t.sizes[static_cast<std::size_t>(i)]);
+    const int owner = t.owners[static_cast<std::size_t>(i)];
+    if (n - pos <= round && size >= 2 * small) {
+      const int64_t half = std::max<int64_t>(small, (size / 2 + 15) / 16 * 16);
+      out.sizes.push_back(half), out.owners.push_back(owner);
+      out.sizes.push_back(size - half), out.owners.push_back(owner);
+    } else {
+      out.sizes.push_back(size), out.owners.push_back(owner);
+    }
+    pos += size;
+  }
+  return out;
+}
+
+template <typename T>
+Tiling factor_tiling(const rt::Runtime& rt, const Options& opts, int64_t m, int64_t n, Panels panels) {
+  const int64_t k = std::min(m, n);
+  const bool variable = variable_tiles(opts, m, n, panels);
+  if (variable && effective(opts.distribution) != Distribution::Hybrid) return variable_tiling<T>(m, n, panels, opts.nb);
+  if (variable)  // hybrid: the pattern with its last round in narrower tiles
+    return shrink_hybrid_tail(
+        call_tiling(rt, opts.distribution, n, opts.nb > 0 ? opts.nb : default_tile_size<T>(k, panels), panels), n);
+  return call_tiling(rt, opts.distribution, n, opts.nb > 0 ? opts.nb : default_tile_size<T>(k, panels), panels);
+}
+}  // namespace detail
+
+#define HETLA_INSTANTIATE(T)                                                               \
+  template int64_t default_tile_size<T>(int64_t);                                         \
+  template int64_t default_tile_size<T>(int64_t, Panels);                                 \
+  template Tiling variable_tiling<T>(int64_t, int64_t, Panels, int64_t);                  \
+  template Tiling detail::factor_tiling<T>(const rt::Runtime&, const Options&, int64_t, int64_t, Panels);
 HETLA_FOR_EACH_PRECISION(HETLA_INSTANTIATE)
 #undef HETLA_INSTANTIATE
 

@@ -166,6 +166,26 @@ TEST(Cli, SizeListAndUncheckedResidual) {
   }
 }
 
+TEST(Cli, VariableTilesCanBeSwitchedForAnAB) {
+  // --variable-tiles on: tiles that shrink (nb the first size), reported as
+  // tile_schedule, with a correct result; off: fixed tiles, no schedule.
+  for (const char* routine : {"potrf -n 600", "getrf -n 600 -m 700", "geqrf -n 600 -m 700"}) {
+    SCOPED_TRACE(routine);
+    auto on = run(std::string("bench ") + routine + " --nb 128 --variable-tiles on --check --json");
+    ASSERT_EQ(on.rc, 0) << on.err;
+    auto j = json_lines(on.out).at(0);
+    EXPECT_EQ(j["residual_ok"], "true");
+    EXPECT_EQ(j["tile_schedule"].rfind("128x", 0), 0u) << j["tile_schedule"];
+    EXPECT_NE(j["tile_schedule"].find(",64x"), std::string::npos) << j["tile_schedule"];
+    auto off = run(std::string("bench ") + routine + " --nb 128 --variable-tiles off --check --json");
+    ASSERT_EQ(off.rc, 0) << off.err;
+    auto k = json_lines(off.out).at(0);
+    EXPECT_EQ(k["residual_ok"], "true");
+    EXPECT_EQ(k.count("tile_schedule"), 0u);
+  }
+  EXPECT_EQ(run("bench potrs -n 600 --variable-tiles on").rc, 2);  // only the factorizations take it
+}
+
 TEST(Cli, TableOutput) {
   auto r = run("bench posv -n 200 --check --baseline");
   ASSERT_EQ(r.rc, 0) << r.err;

@@ -99,3 +99,23 @@ TEST_F(TunedTileSize, ADamagedFileIsIgnored) {
   EXPECT_NE(st.state.find("ignored:"), std::string::npos) << st.state;
   EXPECT_NE(st.state.find(path), std::string::npos) << st.state;
 }
+
+TEST_F(TunedTileSize, TheVariableScheduleFollowsTheTunedSizes) {
+  // Tuned: 320 at n = 3000, 96 at n = 1000. The schedule starts on 3000's size
+  // and takes 1000's where that much of the matrix is left (or smaller, to
+  // keep the workers busy): it is planned from the tuned table.
+  tune::TileTable t;
+  t.blas = util::blas_vendor();
+  t.entries = {{"potrf", 'd', devices(), 3000, 320, 1}, {"potrf", 'd', devices(), 1000, 96, 1}};
+  tune::save_tiles(t, path);
+  ASSERT_EQ(default_tile_size<double>(3000), 320);
+  const Tiling s = variable_tiling<double>(3000, 3000);
+  ASSERT_FALSE(s.sizes.empty());
+  EXPECT_EQ(s.sizes.front(), 320);
+  int64_t pos = 0;
+  for (std::size_t i = 0; i < s.sizes.size(); ++i) {
+    if (pos >= 2100 && i + 1 < s.sizes.size()) EXPECT_LE(s.sizes[i], 96) << "tile at column " << pos;
+    pos += s.sizes[i];
+  }
+  EXPECT_EQ(pos, 3000);
+}

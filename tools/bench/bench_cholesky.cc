@@ -15,7 +15,8 @@ template <typename T> Record run_potrf(const BenchConfig& c) {
   std::vector<T> A;
   auto reset = [&] { A = A0; };
 
-  time_against_vendor(c, r, reset, [&] { r.info = hetla::potrf(c.uplo, n, A.data(), lda, {r.nb}); },
+  const hetla::Options opts = factor_options<T>(c, r, n, n);
+  time_against_vendor(c, r, reset, [&] { r.info = hetla::potrf(c.uplo, n, A.data(), lda, opts); },
                       [&] { r.baseline_info = vendor::potrf(c.uplo, n, A.data(), lda); });
   if (c.check) r.residual = bench::potrf_residual(c.uplo, n, A0.data(), lda, A.data(), lda);
   measure_gemm_rate<T>(c, r, n, n);
@@ -71,7 +72,7 @@ double solve_bytes(const BenchConfig& c) {
 const Registrar reg_potrf(
     {.name = "potrf",
      .summary = "Cholesky factorization A = L L^H or U^H U (Hermitian positive definite)",
-     .options = kCholeskyOptions},
+     .options = kCholeskyOptions | kOptVariableTiles},
     []<typename T>(const BenchConfig& c) { return run_potrf<T>(c); },
     [](const BenchConfig& c) {  // A0, A; the check adds four n x n work arrays
       const double n2 = static_cast<double>(c.n) * static_cast<double>(c.n);

@@ -18,7 +18,8 @@ template <typename T> Record run_getrf(const BenchConfig& c) {
   auto reset = [&] { A = A0; };
 
   std::vector<lapack_int> lpiv(ipiv.size());
-  time_against_vendor(c, r, reset, [&] { r.info = hetla::getrf(m, n, A.data(), lda, ipiv.data(), {r.nb}); },
+  const hetla::Options opts = factor_options<T>(c, r, m, n);
+  time_against_vendor(c, r, reset, [&] { r.info = hetla::getrf(m, n, A.data(), lda, ipiv.data(), opts); },
                       [&] { r.baseline_info = vendor::getrf(m, n, A.data(), lda, lpiv.data()); });
   if (c.check) r.residual = bench::getrf_residual(m, n, A0.data(), lda, A.data(), lda, ipiv.data());
   measure_gemm_rate<T>(c, r, m, n);
@@ -49,7 +50,7 @@ constexpr unsigned kLuOptions = kOptNb | kOptPrecision | kOptCheck | kOptBaselin
 
 const Registrar reg_getrf({.name = "getrf",
                            .summary = "LU factorization with partial pivoting P A = L U (m x n)",
-                           .options = kLuOptions | kOptM},
+                           .options = kLuOptions | kOptM | kOptVariableTiles},
                           []<typename T>(const BenchConfig& c) { return run_getrf<T>(c); },
                           [](const BenchConfig& c) {  // A0, A; the check adds L, U and P A - L U
                             const double m = static_cast<double>(c.m < 0 ? c.n : c.m), n = static_cast<double>(c.n);

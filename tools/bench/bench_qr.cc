@@ -62,7 +62,8 @@ template <typename T> Record run_geqrf(const BenchConfig& c) {
   const auto A0 = bench::random_matrix<T>(m, n, lda, 6000 + static_cast<uint64_t>(m + n));
   std::vector<T> A, tau(static_cast<std::size_t>(k));
   auto reset = [&] { A = A0; };
-  time_against_vendor(c, r, reset, [&] { hetla::geqrf(m, n, A.data(), lda, tau.data(), {r.nb}); },
+  const hetla::Options opts = factor_options<T>(c, r, m, n);
+  time_against_vendor(c, r, reset, [&] { hetla::geqrf(m, n, A.data(), lda, tau.data(), opts); },
                       [&] { r.baseline_info = vendor::geqrf(m, n, A.data(), lda, tau.data()); });
   if (c.check) {  // the worse of ||A - Q R|| and ||I - Q^H Q||
     const auto Q = lapack_q(m, k, A, lda, tau);
@@ -122,7 +123,7 @@ constexpr unsigned kQrOptions = kOptM | kOptNb | kOptPrecision | kOptCheck | kOp
 const Registrar reg_geqrf(
     {.name = "geqrf",
      .summary = "Householder QR factorization A = Q R (LAPACK storage), m x n (-m, default n)",
-     .options = kQrOptions},
+     .options = kQrOptions | kOptVariableTiles},
     []<typename T>(const BenchConfig& c) { return run_geqrf<T>(c); },
     [](const BenchConfig& c) { return mn_bytes(c, c.check ? 4 : 2); });  // A0, A; the check adds Q R and Q
 

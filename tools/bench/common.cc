@@ -210,6 +210,16 @@ Record make_record(const BenchConfig& c, const LinalgResult& r) {
     rec.add("gemm_gflops", *r.gemm_gflops, "gemm_gf", 8, 2);
     rec.add("gemm_fraction", gflops(r.seconds) / *r.gemm_gflops, "of_gemm", 7, 3);
   }
+  if (!r.tile_schedule.empty()) {  // "256x9,128x8,64x14": size x count, in order
+    std::string s;
+    for (std::size_t i = 0; i < r.tile_schedule.size();) {
+      std::size_t j = i;
+      while (j < r.tile_schedule.size() && r.tile_schedule[j] == r.tile_schedule[i]) ++j;
+      s += (s.empty() ? "" : ",") + std::to_string(r.tile_schedule[i]) + "x" + std::to_string(j - i);
+      i = j;
+    }
+    rec.add("tile_schedule", s, "tiles");
+  }
   if (hetla::detail::default_distribution() == Distribution::Hybrid) {  // the tiles the run was cut in
     const Tiling t = hetla::hybrid_tiling<double>(r.tiled_n < 0 ? r.n : r.tiled_n, r.nb, r.panels);
     rec.add("tiling", RawJson{Json{{"sizes", t.sizes}, {"owners", t.owners}}}, "-");

@@ -16,6 +16,8 @@
 #include "bench/vendor.hpp"
 #include "checks.hpp"
 #include "hetla/linalg.hpp"
+#include "context/context.hpp"
+#include "linalg/tile_schedule.hpp"
 #include "matgen.hpp"
 #include "runtime/runtime.hpp"
 #include "trace/trace.hpp"
@@ -153,6 +155,7 @@ struct LinalgResult {
   // routine's panels and its column count (-1: n)
   hetla::Panels panels = hetla::Panels::Cholesky;
   int64_t tiled_n = -1;
+  std::vector<int64_t> tile_schedule;  // the tile sizes of a variable schedule (factor_options)
 };
 
 template <typename Reset, typename Work, typename Vendor>
@@ -200,6 +203,19 @@ LinalgResult start_result(const BenchConfig& c, int64_t m, int64_t n, int64_t nr
   r.panels = panels;
   r.nb = c.nb > 0 ? c.nb : hetla::default_tile_size<T>(n, panels);
   return r;
+}
+
+/// The options of a timed factorization (potrf, getrf, geqrf): --nb (0: the
+/// library's own choice, so that its default tile schedule applies) and
+/// --variable-tiles. Records the schedule in r when the call uses one.
+template <typename T> hetla::Options factor_options(const BenchConfig& c, LinalgResult& r, int64_t m, int64_t n) {
+  hetla::Options o;
+  o.nb = c.nb;
+  o.variable_tiles = c.variable_tiles;
+  if (c.nb <= 0) r.nb = hetla::default_tile_size<T>(std::min(m, n), r.panels);  // the library's choice
+  if (hetla::detail::variable_tiles(o, m, n, r.panels) && hetla::detail::default_distribution() != Distribution::Hybrid)
+    r.tile_schedule = hetla::variable_tiling<T>(m, n, r.panels, c.nb).sizes;
+  return o;
 }
 
 /// Bytes of `elements` scalars of precision p.

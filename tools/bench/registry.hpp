@@ -67,6 +67,7 @@ enum BenchOption : unsigned {
   kOptMethod = 1u << 12,    // --method horner|ps
   kOptWeights = 1u << 13,   // --weights dev=w,... (forced work split)
   kOptSoak = 1u << 14,      // --minutes M, --seconds S, --seed S (bench soak)
+  kOptVariableTiles = 1u << 15,  // --variable-tiles on|off (potrf, getrf, geqrf)
 };
 
 struct Routine;
@@ -80,6 +81,7 @@ struct BenchConfig {
   int64_t n = 0;
   int64_t nrhs = 1;
   int64_t nb = 0;         // 0: hetla::default_tile_size<T>(n)
+  int variable_tiles = -1;  // Options::variable_tiles: 1 on, 0 off, -1 the library's default
   Uplo uplo = Uplo::Lower;
   bool check = false;
   bool baseline = false;
