@@ -25,6 +25,7 @@
 #include "tune/json_file.hpp"
 #include "util/blas_threads.hpp"
 #include "util/hwloc_topology.hpp"
+#include "util/cache_file.hpp"
 
 namespace hetla::sim {
 
@@ -427,14 +428,7 @@ void merge(Rates& into, const Rates& from) {
 
 }  // namespace
 
-std::string this_machine_path() {
-  if (const char* p = std::getenv("HETLA_MACHINE_THIS"); p && *p) return p;
-  std::filesystem::path base;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) base = x;
-  else if (const char* h = std::getenv("HOME"); h && *h) base = std::filesystem::path(h) / ".cache";
-  else base = std::filesystem::temp_directory_path();
-  return (base / "hetla" / "machine-this.json").string();
-}
+std::string this_machine_path() { return util::cache_file("HETLA_MACHINE_THIS", "machine-this.json"); }
 
 std::string model_json(const MachineModel& m) {
   ojson j = ojson::object();

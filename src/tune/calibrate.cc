@@ -15,6 +15,7 @@
 #include "tune/json_file.hpp"
 #include "util/blas_threads.hpp"
 #include "util/hwloc_topology.hpp"
+#include "util/cache_file.hpp"
 
 namespace hetla::tune {
 
@@ -145,14 +146,7 @@ std::vector<Rate> calibrate(rt::Runtime& rt, int64_t nb, int reps, const Calibra
   return out;
 }
 
-std::string weights_path() {
-  if (const char* p = std::getenv("HETLA_WEIGHTS"); p && *p) return p;
-  std::filesystem::path base;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) base = x;
-  else if (const char* h = std::getenv("HOME"); h && *h) base = std::filesystem::path(h) / ".cache";
-  else base = std::filesystem::temp_directory_path();
-  return (base / "hetla" / "weights.json").string();
-}
+std::string weights_path() { return util::cache_file("HETLA_WEIGHTS", "weights.json"); }
 
 // {"version": 1, "rates": [{"device": "...", "kernel": "gemm", "gflops": 36.8}, ...]}
 std::vector<Rate> load(const std::string& path) {

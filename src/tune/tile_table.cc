@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "tune/json_file.hpp"
+#include "util/cache_file.hpp"
 
 namespace hetla::tune {
 
@@ -26,14 +27,7 @@ int64_t size_field(const nlohmann::json& obj, const std::string& field, const st
 }
 }  // namespace
 
-std::string tiles_path() {
-  if (const char* p = std::getenv("HETLA_TUNING"); p && *p) return p;
-  std::filesystem::path base;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) base = x;
-  else if (const char* h = std::getenv("HOME"); h && *h) base = std::filesystem::path(h) / ".cache";
-  else base = std::filesystem::temp_directory_path();
-  return (base / "hetla" / "tiles.json").string();
-}
+std::string tiles_path() { return util::cache_file("HETLA_TUNING", "tiles.json"); }
 
 // {"version": 1, "blas": "OpenBLAS (...)", "tiles": [{"routine": "potrf",
 //  "precision": "d", "devices": "cpu*2", "n": 4000, "nb": 320, "gflops": 98.1}, ...]}

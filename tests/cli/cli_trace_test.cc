@@ -228,8 +228,9 @@ TEST(Cli, TraceFileThatCannotBeWrittenIsRejectedBeforeTheRun) {
 
 
 // simulate --trace: the simulated run's trace (virtual time) in bench's
-// formats; every accelerator's worker has tasks, the last event ends at the
-// predicted seconds (the trace is in microseconds to the nanosecond).
+// formats; every accelerator's worker has tasks and its copy engine a row of
+// copies in, the last event ends at the predicted seconds (the trace is in
+// microseconds to the nanosecond).
 TEST(Cli, SimulateWritesTheTraceOfTheSimulatedRun) {
   TempDir dir;
   const std::string args = "simulate potrf -n 2000 --nb 200 --machine seed000-system-a --cores 2 --json --trace ";
@@ -248,17 +249,20 @@ TEST(Cli, SimulateWritesTheTraceOfTheSimulatedRun) {
     end = std::max(end, e.at("ts").get<double>() + e.at("dur").get<double>());
     if (e.at("cat") != "transfer") ++tasks[tid];
   }
-  ASSERT_EQ(rows.size(), 8u) << "2 cores and 6 K20c";
-  int gpus = 0, cpu_tasks = 0;
+  ASSERT_EQ(rows.size(), 14u) << "2 cores, 6 K20c and their 6 copy engines";
+  int gpus = 0, engines = 0, cpu_tasks = 0;
   for (const auto& [tid, name] : rows) {
     if (name.find("[k20c") != std::string::npos) {
       ++gpus;
       EXPECT_GT(tasks[tid], 0) << name;
+    } else if (name.find(" copy") != std::string::npos) {
+      ++engines;
     } else {
       cpu_tasks += tasks[tid];
     }
   }
   EXPECT_EQ(gpus, 6);
+  EXPECT_EQ(engines, 6);
   EXPECT_GT(cpu_tasks, 0) << "the panel (potrf) runs on the cores";
   EXPECT_NEAR(end, out.at("seconds").get<double>() * 1e6, 0.01);
 
@@ -268,11 +272,11 @@ TEST(Cli, SimulateWritesTheTraceOfTheSimulatedRun) {
   EXPECT_EQ(svg.rfind("<svg ", 0), 0u);
   EXPECT_NE(svg.find("hetla simulate potrf"), std::string::npos);
   const std::vector<int> per_row = svg_rects_per_row(svg);
-  ASSERT_EQ(per_row.size(), 8u);
-  for (std::size_t i = 2; i < per_row.size(); ++i) EXPECT_GT(per_row[i], 0) << "row " << i;
+  ASSERT_EQ(per_row.size(), 14u);
+  for (std::size_t i = 2; i < per_row.size(); ++i) EXPECT_GT(per_row[i], 0) << "row " << i;  // GPUs, copies
 
   // rejected before the run, as bench's
-  for (const std::string path : {dir.path + "/t.txt", std::string("/nonexistent-hetla-dir/t.svg")}) {
+  for (const std::string& path : {dir.path + "/t.txt", std::string("/nonexistent-hetla-dir/t.svg")}) {
     r = run(args + path);
     EXPECT_EQ(r.rc, 2) << path << r.out << r.err;
     EXPECT_NE((r.out + r.err).find("--trace: '" + path + "'"), std::string::npos) << r.out << r.err;
