@@ -35,7 +35,8 @@ void Runtime::stage(Task* t, int d) {
   }
 }
 
-// The copy engine of accelerator d. First, write-backs host tasks wait for
+// The copy engine of accelerator d. First, the checkpoints of tasks that ran
+// there (their successors wait for them); then write-backs host tasks wait for
 // (tiles Modified on d that a ready host task reads); then the device's ready
 // tasks in priority order, at most prefetch_depth ahead of its workers, are
 // staged. Its copies overlap the kernels the workers run meanwhile.
@@ -46,17 +47,24 @@ void Runtime::copy_loop(int d) {
   const int row = copy_engine_row(d);
   for (;;) {
     CopyEngine::Fetch f{};
+    Task* checkpoint = nullptr;
     {
       std::unique_lock<std::mutex> lk(e.mutex);
       engine_wait(d, EngineEvent::Room, lk, [&] {
-        return stop_.load() || !e.fetches.empty() || (e.ahead < depth && q.size.load(std::memory_order_acquire) > 0);
+        return stop_.load() || !e.checkpoints.empty() || !e.fetches.empty() ||
+               (e.ahead < depth && q.size.load(std::memory_order_acquire) > 0);
       });
-      if (stop_.load()) return;
-      if (!e.fetches.empty()) {
+      if (stop_.load()) return;  // nothing is in flight then: no checkpoint is left
+      if ((checkpoint = next_checkpoint(e))) {
+      } else if (!e.fetches.empty()) {
         f = e.fetches.front();
         e.fetches.pop_front();
         e.fetching = f.task;
       }
+    }
+    if (checkpoint) {
+      finish_checkpoint(checkpoint, d);
+      continue;
     }
     if (f.task) {
       write_back(f.handle, row);
@@ -83,6 +91,66 @@ void Runtime::copy_loop(int d) {
     }
     engine_notify(d, EngineEvent::Staged);  // t may finish and be recycled from here on
   }
+}
+
+// A task ran and committed its writes on d (host checkpoints on): its copy
+// engine copies them out and releases it, so d's workers run their next task
+// meanwhile. Copied on the worker, the checkpoints cost 48 % on a simulated
+// keeneland-node (potrf n = 20000: 4.15 s against 2.81 s without them).
+void Runtime::hand_checkpoint(Task* t, int d) {
+  CopyEngine& e = *engines_[static_cast<std::size_t>(d)];
+  {
+    std::lock_guard<std::mutex> lk(e.mutex);
+    e.checkpoints.push_back(t);
+  }
+  engine_notify(d, EngineEvent::Room);
+}
+
+Task* Runtime::next_checkpoint(CopyEngine& e) {
+  if (e.checkpoints.empty()) return nullptr;
+  Task* t = e.checkpoints.front();
+  e.checkpoints.pop_front();
+  e.checkpointing = t;
+  e.checkpointer = std::this_thread::get_id();
+  return t;
+}
+
+// The rest of execute() for a task handed to the engine: its writes reach the
+// host, its pins go, and its successors are released.
+void Runtime::finish_checkpoint(Task* t, int d) {
+  const bool done = checkpoint_writes(t, d, copy_engine_row(d));
+  executor_->settle();
+  if (!done) run_again(t, d);
+  CopyEngine& e = *engines_[static_cast<std::size_t>(d)];
+  {
+    std::lock_guard<std::mutex> lk(e.mutex);
+    e.checkpointing = nullptr;
+  }
+  engine_notify(d, EngineEvent::Fetch, true);  // fail_device may wait for it
+  if (!done) return;
+  unpin(t, d, t->pinned);
+  t->body.reset();
+  executed_.fetch_add(1, std::memory_order_relaxed);
+  release(t);
+}
+
+// d failed. The checkpoint in flight finishes first (unless this is its
+// thread: its copy failed). With d's memory lost, the tasks whose checkpoints
+// had not started are taken back and returned: their writes never reached the
+// host, which still holds the versions they started from (every committed
+// version is checkpointed before its writer is released), so they run again.
+std::vector<Task*> Runtime::take_checkpoints(int d, bool memory_lost) {
+  std::vector<Task*> taken;
+  if (!has_engine(d)) return taken;
+  CopyEngine& e = *engines_[static_cast<std::size_t>(d)];
+  std::unique_lock<std::mutex> lk(e.mutex);
+  if (!coop_ && e.checkpointer != std::this_thread::get_id())
+    engine_wait(d, EngineEvent::Fetch, lk, [&] { return e.checkpointing == nullptr; });
+  if (memory_lost) {
+    taken.assign(e.checkpoints.begin(), e.checkpoints.end());
+    e.checkpoints.clear();
+  }
+  return taken;
 }
 
 // A host task is about to be queued: ask the copy engine of each device that

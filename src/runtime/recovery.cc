@@ -74,6 +74,11 @@ void Runtime::fail_device(int d, const dev::DeviceError& e) {
     recoveries_.push_back({dv.name(), e.what(), 0, 0, 0, 0});
   }
 
+  // Tasks whose host checkpoints had not started: with the memory lost they
+  // run again from the host's versions (copy_engine.cc).
+  std::vector<Task*> rerun = take_checkpoints(d, e.memory_lost());
+  for (Task* t : rerun) uncommit_writes(t, d);
+
   // Tiles whose only valid copy is there: back to the host, if its memory
   // can still be read. Its other replicas are dropped (freed by flush_devices).
   uint64_t copied = 0, lost = 0;
@@ -130,6 +135,7 @@ void Runtime::fail_device(int d, const dev::DeviceError& e) {
     rec.tiles_copied_back += copied;
     rec.seconds_lost += static_cast<double>(clock_.now_ns() - t0) * 1e-9;
   }
+  for (Task* t : rerun) run_again(t, d);
   if (!moved.empty()) push_ready_batch(moved.data(), moved.size());
 }
 
@@ -154,7 +160,8 @@ bool Runtime::commit_writes(Task* t, int d) {
 
 // Host checkpoints (RuntimeConfig::host_checkpoints): the task committed its
 // writes on d; copy them to the host before the task is released, while no
-// other task may touch them (its successors wait for the release). Then the
+// other task may touch them (its successors wait for the release). d's copy
+// engine does it when d has one (copy_engine.cc), its worker otherwise. Then the
 // host holds the last committed version of every tile and a replica is
 // Modified only from commit_writes to here, so:
 //  - a task that runs on d while d fails (a copy of d's copy engine, or a
@@ -168,10 +175,12 @@ bool Runtime::commit_writes(Task* t, int d) {
 // The cost is one copy out per tile version written on an accelerator (most
 // of them would be copied out later anyway: by flush_devices, on eviction or
 // for a host reader); measured in docs/reliability.md.
-// A copy that fails here fails d; the task stays done (it committed): its
-// result is read back by fail_device, or the call fails if d's memory is lost.
-void Runtime::checkpoint_writes(Task* t, int d, int worker) {
+// A copy that fails here fails d. If none of the task's writes had reached the
+// host, it runs again (returns false); else it stays done: its result is read
+// back by fail_device, or the call fails if d's memory is lost.
+bool Runtime::checkpoint_writes(Task* t, int d, int row) {
   dev::Device& dv = *devices_[static_cast<std::size_t>(d)];
+  bool copied = false;
   try {
     for (const Access& a : t->acc) {
       if (!writes(a.mode)) continue;
@@ -179,7 +188,7 @@ void Runtime::checkpoint_writes(Task* t, int d, int worker) {
       h->lock.lock();
       Replica& r = replica(h, d);
       if (r.state.load() == ReplicaState::Modified && r.ptr) {
-        trace::Recorder* rec = recorder_for(worker);
+        trace::Recorder* rec = recorder_for(row);
         const double t0 = rec ? trace_now(rec) : 0;
         try {
           copy_to_host(dv, h, r.ptr);
@@ -187,18 +196,48 @@ void Runtime::checkpoint_writes(Task* t, int d, int worker) {
           h->lock.unlock();
           throw;
         }
-        if (rec) rec->record(worker, "checkpoint", t0, trace_now(rec), trace::Kind::Transfer, h->bytes);
+        if (rec) rec->record(row, "checkpoint", t0, trace_now(rec), trace::Kind::Transfer, h->bytes);
         dstate_[static_cast<std::size_t>(d)]->bytes_out += h->bytes;
         r.state = ReplicaState::Shared;
         h->host_valid = true;
+        copied = true;
       }
       h->lock.unlock();
     }
   } catch (const dev::DeviceError& e) {
+    if (!copied) uncommit_writes(t, d);  // before fail_device counts its tiles lost
     on_device_error(e);
+    return copied;
   } catch (...) {
     set_error(std::current_exception());
   }
+  return true;
+}
+
+// t committed its writes on d, none of them reached the host, and d failed:
+// the host still holds the versions t started from (every committed version
+// is checkpointed before its writer is released), so they become the valid
+// ones again and t can run again elsewhere.
+void Runtime::uncommit_writes(Task* t, int d) {
+  for (const Access& a : t->acc) {
+    if (!writes(a.mode)) continue;
+    Handle* h = a.handle;
+    h->lock.lock();
+    if (replica(h, d).state.load() == ReplicaState::Modified) {
+      replica(h, d).state = ReplicaState::Invalid;
+      h->host_valid = true;
+    }
+    h->lock.unlock();
+  }
+}
+
+// Places t, which ran on failed device d but was not released, again.
+void Runtime::run_again(Task* t, int d) {
+  unpin(t, d, t->pinned);
+  t->pinned = 0;
+  t->fetch_engines = 0;
+  count_retry(d, 0);
+  push_ready_batch(&t, 1);
 }
 
 // Writes d's dirty replicas back and frees its memory (flush_devices). A

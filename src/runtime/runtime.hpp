@@ -96,7 +96,8 @@ struct RuntimeConfig {
   /// environment variable HETLA_PREFETCH_DEPTH overrides it (A/B benchmarks).
   int prefetch_depth = 2;
   /// Host checkpoints (recovery.cc): a task on an accelerator that succeeded
-  /// copies what it wrote to the host before it is released, so the host
+  /// copies what it wrote to the host before it is released (on the device's
+  /// copy engine when it has one, so its workers go on meanwhile), so the host
   /// always holds every tile's last committed version and a device that
   /// fails, even with its memory lost, or while a kernel there updates a tile
   /// in place, costs the tasks it had not finished, never a tile. Costs one
@@ -294,7 +295,9 @@ class Runtime {
   void fail_device(int d, const dev::DeviceError& e);
   void count_retry(int d, int64_t lost_ns);  // a task started or staged on failed device d runs again
   bool commit_writes(Task* t, int d);  // false: d failed meanwhile, the task's results are dropped
-  void checkpoint_writes(Task* t, int d, int worker);  // RuntimeConfig::host_checkpoints
+  bool checkpoint_writes(Task* t, int d, int row);  // RuntimeConfig::host_checkpoints; false: t runs again
+  void uncommit_writes(Task* t, int d);
+  void run_again(Task* t, int d);
   void flush_device(int d);
 
   // copy engines (copy_engine.cc)
@@ -306,6 +309,10 @@ class Runtime {
   void request_write_backs(Task* t);
   void settle_write_backs(Task* t);
   void write_back(Handle* h, int row);
+  void hand_checkpoint(Task* t, int d);  // the engine checkpoints t's writes, then releases t
+  Task* next_checkpoint(detail::CopyEngine& e);  // e.mutex held; null: none
+  void finish_checkpoint(Task* t, int d);
+  std::vector<Task*> take_checkpoints(int d, bool memory_lost);  // fail_device
   // A copy engine's condition variables, or under cooperative threads (a
   // simulation) their Threads channels; engine_wait releases lk while blocked.
   enum class EngineEvent { Staged, Room, Fetch };

@@ -92,6 +92,9 @@ struct alignas(64) CopyEngine {
   std::deque<Fetch> fetches;          // write-backs to the host requested for host tasks
   Task* fetching = nullptr;           // whose write-back is in flight
   std::deque<Task*> staged;           // inputs resident and pinned, in the order workers take them
+  std::deque<Task*> checkpoints;      // ran and committed there: writes to copy to the host, then released
+  Task* checkpointing = nullptr;      // whose checkpoint is in flight
+  std::thread::id checkpointer;       // the thread copying it
   int ahead = 0;                      // taken off the ready queue, not yet started by a worker
   int active = 0;                     // staged or running: holding pins on the device
   uint64_t unpins = 0;                // bumped whenever a task on the device released its pins

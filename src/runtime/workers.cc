@@ -99,7 +99,8 @@ void Runtime::execute(Task* t, int worker) {
   const int d = worker_device_[static_cast<std::size_t>(worker)];
   std::size_t pinned = d != 0 ? t->pinned : 0;  // staged by the copy engine
   if (t->fetch_engines) settle_write_backs(t);
-  bool again = false;  // place it again: a device failed
+  bool again = false;       // place it again: a device failed
+  bool checkpoint = false;  // its copy engine checkpoints and releases it
   if (!t->call->cancelled.load(std::memory_order_relaxed)) {
     // per thread, but per call for simulated workers: those share OS threads
     // and may yield to one another inside prepare_data and run
@@ -134,7 +135,14 @@ void Runtime::execute(Task* t, int worker) {
           count_retry(d, clock_.now_ns() - t0);
         } else {
           if (rec) rec->record(worker, t->label, start, trace_now(rec));
-          if (d != 0 && cfg_.host_checkpoints) checkpoint_writes(t, d, worker);
+          if (d != 0 && cfg_.host_checkpoints) {
+            if (has_engine(d)) {
+              checkpoint = true;
+            } else if (!checkpoint_writes(t, d, worker)) {  // d failed before any write reached the host
+              again = true;
+              count_retry(d, clock_.now_ns() - t0);
+            }
+          }
           WorkerStats& c = wstats_[static_cast<std::size_t>(worker)];
           c.tasks.store(c.tasks.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);  // single writer
           c.flops.store(c.flops.load(std::memory_order_relaxed) + t->flops, std::memory_order_relaxed);
@@ -149,8 +157,13 @@ void Runtime::execute(Task* t, int worker) {
       set_error(*t->call, std::current_exception());
     }
   }
-  if (d != 0) unpin(t, d, pinned);
   queues_[static_cast<std::size_t>(t->device)]->load_ns.fetch_sub(t->est_ns, std::memory_order_relaxed);
+  if (checkpoint) {  // the body stays: the task runs again if d's memory is lost before its copy
+    t->pinned = pinned;
+    hand_checkpoint(t, d);
+    return;
+  }
+  if (d != 0) unpin(t, d, pinned);
   if (again) {
     t->pinned = 0;
     t->fetch_engines = 0;
