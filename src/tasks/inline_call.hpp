@@ -13,6 +13,7 @@
 #include "hetla/linalg.hpp"
 #include "kernels/host/lapack_lu.hpp"
 #include "kernels/host/lapack_qr.hpp"
+#include "kernels/host/small_potrf.hpp"
 #include "runtime/reentry.hpp"
 #include "tasks/cholesky.hpp"
 #include "tune/crossover.hpp"
@@ -35,9 +36,12 @@ inline constexpr int64_t kStackPivots = 256;
 
 /// potrf in the caller's thread. Marked inside hetla (rt::ReentryScope): with
 /// hetla's LAPACK names interposed, the vendor's own calls stay the vendor's.
+/// Where the vendor's potrf would start its thread pool, the single-threaded
+/// composition of kernels/host/small_potrf.hpp.
 template <typename T> int64_t inline_potrf(Uplo uplo, int64_t n, T* A, int64_t lda) {
   const rt::ReentryScope inside;
-  const int64_t info = blas::potrf(uplo, n, A, lda);
+  const int64_t info = small::potrf_composed(n) ? small::potrf(small::BlasKernels<T>{}, uplo, n, A, lda)
+                                                : blas::potrf(uplo, n, A, lda);
   return info != 0 ? info : detail::nonfinite_pivot(n, A, lda);
 }
 

@@ -56,6 +56,45 @@ TYPED_TEST(Dropin, Potrf) {
   }
 }
 
+// From n = 64 the vendor's potrf would start its thread pool; the Fortran
+// name runs the single-threaded composition (kernels/host/small_potrf.hpp)
+// instead: the vendor's factor to rounding, its info wherever the failing
+// minor falls (first half, second half, last column), and the triangle
+// LAPACK does not reference left as it was.
+TYPED_TEST(Dropin, PotrfComposedSmallPath) {
+  using T = TypeParam;
+  auto f = routines<void(const char*, const int*, T*, const int*, int*, flen)>(fortran_name<T>("potrf"));
+  use_path(Path::Vendor);
+  for (int n : {64, 101, 150})
+    for (char uplo : kUplos) {
+      SCOPED_TRACE(std::string(1, uplo) + " n=" + std::to_string(n));
+      const int lda = n + kPad;
+      auto a = hpd_matrix<T>(n, lda, 11), b = a;
+      const auto a0 = a;
+      int info_a = -99, info_b = -99;
+      f.ours(&uplo, &n, a.data(), &lda, &info_a, 1);
+      f.vendor(&uplo, &n, b.data(), &lda, &info_b, 1);
+      EXPECT_EQ(info_a, 0);
+      EXPECT_EQ(info_b, 0);
+      EXPECT_LE(relative_difference(a, b), tolerance<T>());
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < lda; ++i)
+          if (i >= n || (uplo == 'L' ? i < j : i > j)) {
+            const std::size_t at = i + std::size_t(j) * lda;
+            ASSERT_EQ(a[at], a0[at]) << i << "," << j;
+          }
+      for (int bad : {20, n / 2 + 7, n}) {
+        a = hpd_matrix<T>(n, lda, 12);
+        a[(bad - 1) + std::size_t(bad - 1) * lda] = T(-1);
+        b = a;
+        f.ours(&uplo, &n, a.data(), &lda, &info_a, 1);
+        f.vendor(&uplo, &n, b.data(), &lda, &info_b, 1);
+        EXPECT_EQ(info_a, bad);
+        EXPECT_EQ(info_a, info_b);
+      }
+    }
+}
+
 TYPED_TEST(Dropin, PotrsAndPosv) {
   using T = TypeParam;
   using Fn = void(const char*, const int*, const int*, T*, const int*, T*, const int*, int*, flen);
