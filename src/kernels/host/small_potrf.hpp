@@ -44,8 +44,56 @@ template <typename T> T conj_of(T x) {
   else return x;
 }
 
+/// y -= a0 x0 + a1 x1 over m entries (x1 may be absent: a1 = 0, x1 = x0).
+/// Complex entries as (re, im) pairs of reals: the loop vectorizes, where
+/// std::complex's product (its NaN check and __muldc3 call) does not; two
+/// columns per pass halve the loads and stores of y.
+template <typename T> void axpy2_minus(int64_t m, T a0, const T* x0, T a1, const T* x1, T* y) {
+  if constexpr (is_complex_v<T>) {
+    using R = real_t<T>;
+    const R ar = a0.real(), ai = a0.imag(), br = a1.real(), bi = a1.imag();
+    const R* u = reinterpret_cast<const R*>(x0);
+    const R* v = reinterpret_cast<const R*>(x1);
+    R* yr = reinterpret_cast<R*>(y);
+    for (int64_t i = 0; i < 2 * m; i += 2) {
+      const R ur = u[i], ui = u[i + 1], vr = v[i], vi = v[i + 1];
+      yr[i] -= (ar * ur - ai * ui) + (br * vr - bi * vi);
+      yr[i + 1] -= (ar * ui + ai * ur) + (br * vi + bi * vr);
+    }
+  } else {
+    for (int64_t i = 0; i < m; ++i) y[i] -= a0 * x0[i] + a1 * x1[i];
+  }
+}
+template <typename T> void scale(int64_t m, T a, T* y) {
+  if constexpr (is_complex_v<T>) {
+    using R = real_t<T>;
+    const R ar = a.real(), ai = a.imag();
+    R* yr = reinterpret_cast<R*>(y);
+    for (int64_t i = 0; i < 2 * m; i += 2) {
+      const R re = yr[i], im = yr[i + 1];
+      yr[i] = ar * re - ai * im;
+      yr[i + 1] = ar * im + ai * re;
+    }
+  } else {
+    for (int64_t i = 0; i < m; ++i) y[i] *= a;
+  }
+}
+
+/// The leaf of both solves: Y (m x k, column j at Y + j ldy) := Y C^-1 with
+/// C upper triangular, C(p, j) = coef(p, j); column axpys, contiguous.
+template <typename T, typename Coef> void solve_leaf(int64_t m, int64_t k, Coef coef, T* Y, int64_t ldy) {
+  for (int64_t j = 0; j < k; ++j) {
+    T* yj = Y + j * ldy;
+    int64_t p = 0;
+    for (; p + 1 < j; p += 2) axpy2_minus(m, coef(p, j), Y + p * ldy, coef(p + 1, j), Y + (p + 1) * ldy, yj);
+    if (p < j) axpy2_minus(m, coef(p, j), Y + p * ldy, T(0), Y + p * ldy, yj);
+    scale(m, T(1) / coef(j, j), yj);
+  }
+}
+
 /// B (m x k) := B L^-H, L lower triangular k x k (a potrf factor): the
-/// off-diagonal block of a lower Cholesky.
+/// off-diagonal block of a lower Cholesky. Halves onto gemm down to
+/// kTrsmLeaf columns.
 template <typename T, typename K>
 void trsm_right_lower(const K& k_, int64_t m, int64_t k, const T* L, int64_t ldl, T* B, int64_t ldb) {
   if (k > kTrsmLeaf) {
@@ -56,21 +104,12 @@ void trsm_right_lower(const K& k_, int64_t m, int64_t k, const T* L, int64_t ldl
     trsm_right_lower(k_, m, k2, L + k1 + k1 * ldl, ldl, B + k1 * ldb, ldb);
     return;
   }
-  // X[:, j] = (B[:, j] - sum_{p < j} X[:, p] conj(L[j, p])) / conj(L[j, j]): column axpys (contiguous).
-  for (int64_t j = 0; j < k; ++j) {
-    T* xj = B + j * ldb;
-    for (int64_t p = 0; p < j; ++p) {
-      const T l = conj_of(L[j + p * ldl]);
-      const T* xp = B + p * ldb;
-      for (int64_t i = 0; i < m; ++i) xj[i] -= xp[i] * l;
-    }
-    const T d = T(1) / conj_of(L[j + j * ldl]);
-    for (int64_t i = 0; i < m; ++i) xj[i] *= d;
-  }
+  // B L^-H: C = L^H, C(p, j) = conj(L(j, p)).
+  solve_leaf(m, k, [=](int64_t p, int64_t j) { return conj_of(L[j + p * ldl]); }, B, ldb);
 }
 
 /// B (k x m) := U^-H B, U upper triangular k x k: the off-diagonal block of
-/// an upper Cholesky.
+/// an upper Cholesky. Halves onto gemm down to kTrsmLeaf rows.
 template <typename T, typename K>
 void trsm_left_upper(const K& k_, int64_t k, int64_t m, const T* U, int64_t ldu, T* B, int64_t ldb) {
   if (k > kTrsmLeaf) {
@@ -81,17 +120,14 @@ void trsm_left_upper(const K& k_, int64_t k, int64_t m, const T* U, int64_t ldu,
     trsm_left_upper(k_, k2, m, U + k1 + k1 * ldu, ldu, B + k1, ldb);
     return;
   }
-  // Per column c of B: x_i = (b_i - sum_{p < i} conj(U[p, i]) x_p) / conj(U[i, i]); the sum runs down
-  // column i of U (contiguous).
-  for (int64_t c = 0; c < m; ++c) {
-    T* x = B + c * ldb;
-    for (int64_t i = 0; i < k; ++i) {
-      const T* u = U + i * ldu;
-      T s = x[i];
-      for (int64_t p = 0; p < i; ++p) s -= conj_of(u[p]) * x[p];
-      x[i] = s / conj_of(u[i]);
-    }
-  }
+  // U^H X = B is X^T conj(U) = B^T: the leaf's form on Y = B^T (m x k, on
+  // the stack), C(p, j) = conj(U(p, j)); the rows of B would be strided.
+  T Y[kTrsmLeaf * kPotrfComposedBelow];
+  for (int64_t c = 0; c < m; ++c)
+    for (int64_t i = 0; i < k; ++i) Y[c + i * m] = B[i + c * ldb];
+  solve_leaf(m, k, [=](int64_t p, int64_t j) { return conj_of(U[p + j * ldu]); }, Y, m);
+  for (int64_t c = 0; c < m; ++c)
+    for (int64_t i = 0; i < k; ++i) B[i + c * ldb] = Y[c + i * m];
 }
 }  // namespace detail
 
