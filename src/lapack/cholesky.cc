@@ -1,49 +1,12 @@
 // ?potrf, ?potrs, ?posv with LAPACK's Fortran ABI. Arguments are checked
 // here, as LAPACK 3.11 does and in its order, before a call goes to the
 // vendor or to hetla, so every report is LAPACK's whatever the vendor does.
-#include <limits>
-
 #include "hetla/linalg.hpp"
-#include "kernels/host/small_potrf.hpp"
 #include "lapack/fortran.hpp"
+#include "lapack/small_kernels.hpp"
 
 namespace hetla::lapack {
 namespace {
-
-/// The vendor calls of small::potrf (kernels/host/small_potrf.hpp) through
-/// the explicit vendor table, in the integer width I of the name called.
-template <typename T, typename I> struct VendorKernels {
-  using R = real_t<T>;
-  int64_t potrf(Uplo u, int64_t n, T* A, int64_t lda) const {
-    static const Vendor<void(const char*, const I*, T*, const I*, I*, flen)> f(routine_name<T>("potrf"));
-    const char c = static_cast<char>(u);
-    const I N = static_cast<I>(n), LDA = static_cast<I>(lda);
-    I info = 0;
-    f(&c, &N, A, &LDA, &info, flen{1});
-    return info;
-  }
-  void herk(Uplo u, Op t, int64_t n, int64_t k, const T* A, int64_t lda, T* C, int64_t ldc) const {
-    // syrk for the real types: its alpha and beta are T, herk's are real.
-    static const Vendor<void(const char*, const char*, const I*, const I*, const R*, const T*, const I*, const R*, T*,
-                             const I*, flen, flen)>
-        f(routine_name<T>(is_complex_v<T> ? "herk" : "syrk"));
-    const char cu = static_cast<char>(u), ct = t == Op::NoTrans ? 'N' : is_complex_v<T> ? 'C' : 'T';
-    const I N = static_cast<I>(n), K = static_cast<I>(k), LDA = static_cast<I>(lda), LDC = static_cast<I>(ldc);
-    const R alpha = -1, beta = 1;
-    f(&cu, &ct, &N, &K, &alpha, A, &LDA, &beta, C, &LDC, flen{1}, flen{1});
-  }
-  void gemm(Op ta, Op tb, int64_t m, int64_t n, int64_t k, const T* A, int64_t lda, const T* B, int64_t ldb, T* C,
-            int64_t ldc) const {
-    static const Vendor<void(const char*, const char*, const I*, const I*, const I*, const T*, const T*, const I*,
-                             const T*, const I*, const T*, T*, const I*, flen, flen)>
-        f(routine_name<T>("gemm"));
-    const char ca = static_cast<char>(ta), cb = static_cast<char>(tb);
-    const I M = static_cast<I>(m), N = static_cast<I>(n), K = static_cast<I>(k);
-    const I LDA = static_cast<I>(lda), LDB = static_cast<I>(ldb), LDC = static_cast<I>(ldc);
-    const T alpha(-1), beta(1);
-    f(&ca, &cb, &M, &N, &K, &alpha, A, &LDA, B, &LDB, &beta, C, &LDC, flen{1}, flen{1});
-  }
-};
 
 /// potrs' and posv's checks: the invalid argument's position, or 0.
 template <typename I> int check_solve(const char* uplo, I n, I nrhs, I lda, I ldb) {
@@ -65,8 +28,8 @@ template <typename T, typename I> void potrf(const char* uplo, const I* n, T* a,
   if (pos) return report<T>("potrf", pos, info);
   if (!to_hetla<T>(Routine::Potrf, product(N, N, N))) {
     // Where the vendor's potrf would start its thread pool: the single-threaded
-    // composition (small_potrf.hpp), every vendor call in 32-bit sizes.
-    if (small::potrf_composed(N) && *lda <= std::numeric_limits<int>::max()) {
+    // composition (small_factor.hpp), every vendor call in 32-bit sizes.
+    if (small::potrf_composed(N) && small_fits(*lda)) {
       const rt::ReentryScope inside;
       *info = static_cast<I>(small::potrf(VendorKernels<T, I>{}, to_uplo(uplo), N, a, *lda));
       return;

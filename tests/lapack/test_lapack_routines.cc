@@ -57,7 +57,7 @@ TYPED_TEST(Dropin, Potrf) {
 }
 
 // From n = 64 the vendor's potrf would start its thread pool; the Fortran
-// name runs the single-threaded composition (kernels/host/small_potrf.hpp)
+// name runs the single-threaded composition (kernels/host/small_factor.hpp)
 // instead: the vendor's factor to rounding, its info wherever the failing
 // minor falls (first half, second half, last column), and the triangle
 // LAPACK does not reference left as it was.
@@ -93,6 +93,33 @@ TYPED_TEST(Dropin, PotrfComposedSmallPath) {
         EXPECT_EQ(info_a, info_b);
       }
     }
+}
+
+// From m n = 10^4 the vendor's getrf would start its thread pool; the
+// Fortran name runs the single-threaded recursive LU (small_factor.hpp):
+// the vendor's pivots and factors, its info for a zero column in either
+// half (the factorization completes, as LAPACK's).
+TYPED_TEST(Dropin, GetrfComposedSmallPath) {
+  using T = TypeParam;
+  auto f = routines<void(const int*, const int*, T*, const int*, int*, int*)>(fortran_name<T>("getrf"));
+  use_path(Path::Vendor);
+  for (auto [m, n] : Shapes{{100, 100}, {128, 128}, {150, 90}, {90, 150}, {200, 120}}) {
+    SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n));
+    const int lda = m + kPad;
+    for (int zero_col : {-1, 5, std::min(m, n) - 3}) {
+      auto a = random_matrix<T>(lda, n, 17), b = a;
+      if (zero_col >= 0)
+        for (int i = 0; i < m; ++i) a[i + std::size_t(zero_col) * lda] = b[i + std::size_t(zero_col) * lda] = T(0);
+      std::vector<int> pa(std::min(m, n), -1), pb(std::min(m, n), -2);
+      int info_a = -99, info_b = -99;
+      f.ours(&m, &n, a.data(), &lda, pa.data(), &info_a);
+      f.vendor(&m, &n, b.data(), &lda, pb.data(), &info_b);
+      EXPECT_EQ(info_a, zero_col + 1);
+      EXPECT_EQ(info_a, info_b);
+      EXPECT_EQ(pa, pb);
+      EXPECT_LE(relative_difference(a, b), tolerance<T>());
+    }
+  }
 }
 
 TYPED_TEST(Dropin, PotrsAndPosv) {

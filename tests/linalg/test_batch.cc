@@ -57,7 +57,7 @@ template <typename T> Stack<T> random_stack(int64_t m, int64_t n, int64_t lda, i
 }
 
 // 6 matrices of 8: below the crossover, inline; 300 of 32: tasks; 24 of 70:
-// tasks running potrf's single-threaded composition (kernels/host/small_potrf.hpp).
+// tasks running potrf's single-threaded composition (kernels/host/small_factor.hpp).
 const std::pair<int64_t, int64_t> kCases[] = {{8, 6}, {32, 300}, {70, 24}};
 
 TYPED_TEST(Batch, PotrfEqualsALoopOfSingleCalls) {

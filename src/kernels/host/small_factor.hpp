@@ -1,4 +1,4 @@
-// Cholesky of a small matrix that stays in the calling thread. OpenBLAS
+// Cholesky and LU of a small matrix that stay in the calling thread. OpenBLAS
 // 0.3.21 (pthreads) starts its thread pool in ?potrf from n = 64 and in
 // ?trsm from about 32 x 16, where its threading loses even for one caller
 // (dpotrf n = 64: 35.7 us on 2 threads, 18.9 us on one) and two callers then
@@ -9,6 +9,9 @@
 // with the pool's CPU time, getrusage SELF - THREAD): potrf below 64, gemm
 // with m n k <= 64^3, syrk/herk with n k < 10^4, and a triangular solve of
 // our own whose flops go to that gemm (its leaves, <= 16 columns, are loops).
+// getrf the same way: the vendor's threads from m n >= 10^4 (dgetrf n = 128,
+// 2 callers: 0.40x the throughput of one; zgetrf 0.26x), so above that the
+// recursive LU of LAPACK's getrf2 with vendor getrf leaves below 10^4.
 // One template for s, d, c, z; the vendor entry points come from `K`, so the
 // C++ API (LAPACKE/CBLAS inside a ReentryScope) and the Fortran names (the
 // explicit vendor table of src/lapack/vendor.hpp) share it.
@@ -18,12 +21,15 @@
 //   void herk(Uplo, Op, int64_t n, int64_t k, const T* A, int64_t lda, T* C, int64_t ldc)   C -= op(A) op(A)^H
 //   void gemm(Op, Op, int64_t m, int64_t n, int64_t k, const T* A, int64_t lda, const T* B, int64_t ldb,
 //             T* C, int64_t ldc)                                     C -= op(A) op(B)
+//   int64_t getrf(int64_t m, int64_t n, T* A, int64_t lda, P* ipiv)  LAPACK's info and pivots (P: its integer)
 #pragma once
+#include <algorithm>
 #include <complex>
 #include <cstdint>
 
 #include "hetla/types.hpp"
 #include "kernels/host/blas.hpp"
+#include "kernels/host/lapack_lu.hpp"
 
 namespace hetla::small {
 
@@ -37,6 +43,18 @@ inline constexpr int64_t kTrsmLeaf = 16;
 
 /// Whether potrf of order n runs the composition (else the vendor's potrf).
 inline bool potrf_composed(int64_t n) { return n >= kPotrfThreadedFrom && n < kPotrfComposedBelow; }
+
+/// m n from which the vendor's getrf starts its threads (dgetrf 96 x 96 not,
+/// 128 x 128 yes), and the largest side the LU composition takes.
+inline constexpr int64_t kGetrfThreadedFrom = 10000;
+inline constexpr int64_t kGetrfComposedMax = 256;
+/// The largest m n k of a gemm OpenBLAS 0.3.21 runs single-threaded.
+inline constexpr int64_t kGemmSingleMax = int64_t(1) << 18;
+
+/// Whether getrf of m x n runs the composition (else the vendor's getrf).
+inline bool getrf_composed(int64_t m, int64_t n) {
+  return m * n >= kGetrfThreadedFrom && m <= kGetrfComposedMax && n <= kGetrfComposedMax;
+}
 
 namespace detail {
 template <typename T> T conj_of(T x) {
@@ -79,6 +97,18 @@ template <typename T> void scale(int64_t m, T a, T* y) {
   }
 }
 
+/// C (m x n) -= op(A) op(B) in column blocks of at most kGemmSingleMax
+/// m n k, the sizes the vendor runs single-threaded.
+template <typename T, typename K>
+void gemm_single(const K& k_, Op ta, Op tb, int64_t m, int64_t n, int64_t k, const T* A, int64_t lda, const T* B,
+                 int64_t ldb, T* C, int64_t ldc) {
+  if (m == 0 || n == 0 || k == 0) return;
+  const int64_t w = std::max<int64_t>(1, kGemmSingleMax / (m * k));
+  for (int64_t j = 0; j < n; j += w)
+    k_.gemm(ta, tb, m, std::min(w, n - j), k, A, lda, tb == Op::NoTrans ? B + j * ldb : B + j, ldb, C + j * ldc,
+            ldc);
+}
+
 /// The leaf of both solves: Y (m x k, column j at Y + j ldy) := Y C^-1 with
 /// C upper triangular, C(p, j) = coef(p, j); column axpys, contiguous.
 template <typename T, typename Coef> void solve_leaf(int64_t m, int64_t k, Coef coef, T* Y, int64_t ldy) {
@@ -100,7 +130,7 @@ void trsm_right_lower(const K& k_, int64_t m, int64_t k, const T* L, int64_t ldl
     const int64_t k1 = k / 2, k2 = k - k1;
     trsm_right_lower(k_, m, k1, L, ldl, B, ldb);
     // B2 -= X1 L21^H
-    k_.gemm(Op::NoTrans, Op::ConjTrans, m, k2, k1, B, ldb, L + k1, ldl, B + k1 * ldb, ldb);
+    gemm_single(k_, Op::NoTrans, Op::ConjTrans, m, k2, k1, B, ldb, L + k1, ldl, B + k1 * ldb, ldb);
     trsm_right_lower(k_, m, k2, L + k1 + k1 * ldl, ldl, B + k1 * ldb, ldb);
     return;
   }
@@ -116,7 +146,7 @@ void trsm_left_upper(const K& k_, int64_t k, int64_t m, const T* U, int64_t ldu,
     const int64_t k1 = k / 2, k2 = k - k1;
     trsm_left_upper(k_, k1, m, U, ldu, B, ldb);
     // B2 -= U12^H X1
-    k_.gemm(Op::ConjTrans, Op::NoTrans, k2, m, k1, U + k1 * ldu, ldu, B, ldb, B + k1, ldb);
+    gemm_single(k_, Op::ConjTrans, Op::NoTrans, k2, m, k1, U + k1 * ldu, ldu, B, ldb, B + k1, ldb);
     trsm_left_upper(k_, k2, m, U + k1 + k1 * ldu, ldu, B + k1, ldb);
     return;
   }
@@ -128,6 +158,37 @@ void trsm_left_upper(const K& k_, int64_t k, int64_t m, const T* U, int64_t ldu,
   solve_leaf(m, k, [=](int64_t p, int64_t j) { return conj_of(U[p + j * ldu]); }, Y, m);
   for (int64_t c = 0; c < m; ++c)
     for (int64_t i = 0; i < k; ++i) B[i + c * ldb] = Y[c + i * m];
+}
+/// B (k x m) := L^-1 B, L unit lower triangular k x k (getrf's factor).
+template <typename T, typename K>
+void trsm_left_lower_unit(const K& k_, int64_t k, int64_t m, const T* L, int64_t ldl, T* B, int64_t ldb) {
+  if (k > kTrsmLeaf) {
+    const int64_t k1 = k / 2, k2 = k - k1;
+    trsm_left_lower_unit(k_, k1, m, L, ldl, B, ldb);
+    gemm_single(k_, Op::NoTrans, Op::NoTrans, k2, m, k1, L + k1, ldl, B, ldb, B + k1, ldb);  // B2 -= L21 X1
+    trsm_left_lower_unit(k_, k2, m, L + k1 + k1 * ldl, ldl, B + k1, ldb);
+    return;
+  }
+  // Forward substitution per column: b(p+1:k) -= b(p) L(p+1:k, p), down L's columns (contiguous).
+  for (int64_t c = 0; c < m; ++c) {
+    T* b = B + c * ldb;
+    for (int64_t p = 0; p + 1 < k; ++p) {
+      const T* l = L + (p + 1) + p * ldl;
+      axpy2_minus(k - p - 1, b[p], l, T(0), l, b + p + 1);
+    }
+  }
+}
+
+/// Row interchanges ipiv[first, last) (1-based rows of the block, as LAPACK's
+/// laswp with incx = 1) on n columns of A.
+template <typename T, typename P> void laswp(int64_t n, T* A, int64_t lda, int64_t first, int64_t last, const P* ipiv) {
+  for (int64_t j = 0; j < n; ++j) {
+    T* a = A + j * lda;
+    for (int64_t i = first; i < last; ++i) {
+      const int64_t p = static_cast<int64_t>(ipiv[i]) - 1;
+      if (p != i) std::swap(a[i], a[p]);
+    }
+  }
 }
 }  // namespace detail
 
@@ -153,6 +214,29 @@ template <typename T, typename K> int64_t potrf(const K& k, Uplo uplo, int64_t n
   return info ? info + n1 : 0;
 }
 
+/// P A = L U of m x n, LAPACK's info (the first zero pivot, 1-based; the
+/// factorization completes) and pivots (1-based, P: the caller's integer).
+/// Below kGetrfThreadedFrom the vendor's getrf; above, LAPACK's recursive
+/// getrf2 on halves of the columns: getrf([A11; A21]), the swaps on the
+/// right, A12 := L11^-1 A12, A22 -= A21 A12, getrf(A22), its swaps on the left.
+template <typename T, typename K, typename P>
+int64_t getrf(const K& k, int64_t m, int64_t n, T* A, int64_t lda, P* ipiv) {
+  const int64_t mn = std::min(m, n);
+  if (m * n < kGetrfThreadedFrom || mn < 2) return k.getrf(m, n, A, lda, ipiv);
+  const int64_t n1 = mn / 2, n2 = n - n1;
+  const int64_t info1 = getrf(k, m, n1, A, lda, ipiv);
+  T* A12 = A + n1 * lda;
+  T* A21 = A + n1;
+  T* A22 = A12 + n1;
+  detail::laswp(n2, A12, lda, 0, n1, ipiv);
+  detail::trsm_left_lower_unit(k, n1, n2, A, lda, A12, lda);
+  detail::gemm_single(k, Op::NoTrans, Op::NoTrans, m - n1, n2, n1, A21, lda, A12, lda, A22, lda);
+  const int64_t info2 = getrf(k, m - n1, n2, A22, lda, ipiv + n1);
+  for (int64_t i = n1; i < mn; ++i) ipiv[i] = static_cast<P>(ipiv[i] + n1);
+  detail::laswp(n1, A, lda, n1, mn, ipiv);
+  return info1 ? info1 : info2 ? info2 + n1 : 0;
+}
+
 /// K of the C++ API: CBLAS/LAPACKE by name. Callers hold a rt::ReentryScope,
 /// so with hetla's LAPACK names interposed the calls reach the vendor.
 template <typename T> struct BlasKernels {
@@ -163,6 +247,9 @@ template <typename T> struct BlasKernels {
   void gemm(Op ta, Op tb, int64_t m, int64_t n, int64_t k, const T* A, int64_t lda, const T* B, int64_t ldb, T* C,
             int64_t ldc) const {
     blas::gemm(ta, tb, m, n, k, T(-1), A, lda, B, ldb, T(1), C, ldc);
+  }
+  int64_t getrf(int64_t m, int64_t n, T* A, int64_t lda, lapack_int* ipiv) const {
+    return blas::getrf(m, n, A, lda, ipiv);
   }
 };
 
