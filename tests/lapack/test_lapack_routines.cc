@@ -65,7 +65,7 @@ TYPED_TEST(Dropin, PotrfComposedSmallPath) {
   using T = TypeParam;
   auto f = routines<void(const char*, const int*, T*, const int*, int*, flen)>(fortran_name<T>("potrf"));
   use_path(Path::Vendor);
-  for (int n : {64, 101, 150})
+  for (int n : {64, 101, 150, 190})
     for (char uplo : kUplos) {
       SCOPED_TRACE(std::string(1, uplo) + " n=" + std::to_string(n));
       const int lda = n + kPad;

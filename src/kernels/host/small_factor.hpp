@@ -7,8 +7,9 @@
 // with other callers), so above that order the factorization is composed
 // here of vendor calls at sizes that OpenBLAS runs single-threaded (measured
 // with the pool's CPU time, getrusage SELF - THREAD): potrf below 64, gemm
-// with m n k <= 64^3, syrk/herk with n k < 10^4, and a triangular solve of
-// our own whose flops go to that gemm (its leaves, <= 16 columns, are loops).
+// with m n k <= 64^3 (complex: 32^3), syrk/herk with n k <= 9000 (complex:
+// 64^2), larger ones cut into blocks, and a triangular solve of our own
+// whose flops go to that gemm (its leaves, <= 16 columns, are loops).
 // getrf the same way: the vendor's threads from m n >= 10^4 (dgetrf n = 128,
 // 2 callers: 0.40x the throughput of one; zgetrf 0.26x), so above that the
 // recursive LU of LAPACK's getrf2 with vendor getrf leaves below 10^4.
@@ -34,8 +35,7 @@
 namespace hetla::small {
 
 /// Orders from which the vendor's potrf starts its threads (64: d and z
-/// measured, 63 not) and up to which the composition below keeps every vendor
-/// call single-threaded (its herk update is (n/2) x (n/2) < 10^4).
+/// measured, 63 not) and up to which the composition below is used.
 inline constexpr int64_t kPotrfThreadedFrom = 64;
 inline constexpr int64_t kPotrfComposedBelow = 192;
 /// Columns of a triangular solve done by loops; wider ones split onto gemm.
@@ -48,8 +48,12 @@ inline bool potrf_composed(int64_t n) { return n >= kPotrfThreadedFrom && n < kP
 /// 128 x 128 yes), and the largest side the LU composition takes.
 inline constexpr int64_t kGetrfThreadedFrom = 10000;
 inline constexpr int64_t kGetrfComposedMax = 256;
-/// The largest m n k of a gemm OpenBLAS 0.3.21 runs single-threaded.
-inline constexpr int64_t kGemmSingleMax = int64_t(1) << 18;
+/// The largest m n k of a gemm, and n k of a syrk/herk, that OpenBLAS 0.3.21
+/// runs single-threaded (measured: dgemm 64^3 single, 96^3 threaded; zgemm
+/// 32^3 single, 40^3 and 32 x 32 x 64 threaded; dsyrk 96 x 95 single, 128 x
+/// 128 threaded; zherk 64 x 64 single, 80 x 80 threaded).
+template <typename T> inline constexpr int64_t kGemmSingleMax = is_complex_v<T> ? int64_t(1) << 15 : int64_t(1) << 18;
+template <typename T> inline constexpr int64_t kHerkSingleMax = is_complex_v<T> ? 4096 : 9000;
 
 /// Whether getrf of m x n runs the composition (else the vendor's getrf).
 inline bool getrf_composed(int64_t m, int64_t n) {
@@ -103,10 +107,27 @@ template <typename T, typename K>
 void gemm_single(const K& k_, Op ta, Op tb, int64_t m, int64_t n, int64_t k, const T* A, int64_t lda, const T* B,
                  int64_t ldb, T* C, int64_t ldc) {
   if (m == 0 || n == 0 || k == 0) return;
-  const int64_t w = std::max<int64_t>(1, kGemmSingleMax / (m * k));
+  const int64_t w = std::max<int64_t>(1, kGemmSingleMax<T> / (m * k));
   for (int64_t j = 0; j < n; j += w)
     k_.gemm(ta, tb, m, std::min(w, n - j), k, A, lda, tb == Op::NoTrans ? B + j * ldb : B + j, ldb, C + j * ldc,
             ldc);
+}
+
+/// C -= op(A) op(A)^H (n x n, the triangle uplo; op(A) n x k): Lower with
+/// NoTrans or Upper with ConjTrans, as potrf's updates. Halves C while n k
+/// is past what the vendor runs single-threaded; the off-diagonal block on
+/// gemm_single.
+template <typename T, typename K>
+void herk_single(const K& k_, Uplo uplo, Op t, int64_t n, int64_t k, const T* A, int64_t lda, T* C, int64_t ldc) {
+  if (n * k <= kHerkSingleMax<T> || n < 2) return k_.herk(uplo, t, n, k, A, lda, C, ldc);
+  const int64_t n1 = n / 2, n2 = n - n1;
+  const T* A2 = t == Op::NoTrans ? A + n1 : A + n1 * lda;
+  herk_single(k_, uplo, t, n1, k, A, lda, C, ldc);
+  if (uplo == Uplo::Lower)  // C21 -= A2 A1^H
+    gemm_single(k_, Op::NoTrans, Op::ConjTrans, n2, n1, k, A2, lda, A, lda, C + n1, ldc);
+  else  // C12 -= A1^H A2
+    gemm_single(k_, Op::ConjTrans, Op::NoTrans, n1, n2, k, A, lda, A2, lda, C + n1 * ldc, ldc);
+  herk_single(k_, uplo, t, n2, k, A2, lda, C + n1 + n1 * ldc, ldc);
 }
 
 /// The leaf of both solves: Y (m x k, column j at Y + j ldy) := Y C^-1 with
@@ -204,11 +225,11 @@ template <typename T, typename K> int64_t potrf(const K& k, Uplo uplo, int64_t n
   if (uplo == Uplo::Lower) {
     T* A21 = A + n1;
     detail::trsm_right_lower(k, n2, n1, A, lda, A21, lda);
-    k.herk(Uplo::Lower, Op::NoTrans, n2, n1, A21, lda, A22, lda);
+    detail::herk_single(k, Uplo::Lower, Op::NoTrans, n2, n1, A21, lda, A22, lda);
   } else {
     T* A12 = A + n1 * lda;
     detail::trsm_left_upper(k, n1, n2, A, lda, A12, lda);
-    k.herk(Uplo::Upper, Op::ConjTrans, n2, n1, A12, lda, A22, lda);
+    detail::herk_single(k, Uplo::Upper, Op::ConjTrans, n2, n1, A12, lda, A22, lda);
   }
   const int64_t info = potrf(k, uplo, n2, A22, lda);
   return info ? info + n1 : 0;
