@@ -3,6 +3,7 @@
 // vendor or to hetla, so every report is LAPACK's whatever the vendor does.
 #include "hetla/linalg.hpp"
 #include "lapack/fortran.hpp"
+#include "lapack/small_kernels.hpp"
 
 namespace hetla::lapack {
 namespace {
@@ -25,7 +26,16 @@ template <typename T, typename I> void potrf(const char* uplo, const I* n, T* a,
   else if (N < 0) pos = 2;
   else if (*lda < max1(N)) pos = 4;
   if (pos) return report<T>("potrf", pos, info);
-  if (!to_hetla<T>(Routine::Potrf, product(N, N, N)) && vendor(uplo, n, a, lda, info, flen{1})) return;
+  if (!to_hetla<T>(Routine::Potrf, product(N, N, N))) {
+    // Where the vendor's potrf would start its thread pool: the single-threaded
+    // composition (small_factor.hpp), every vendor call in 32-bit sizes.
+    if (small::potrf_composed(N) && small_fits(*lda)) {
+      const rt::ReentryScope inside;
+      *info = static_cast<I>(small::potrf(VendorKernels<T, I>{}, to_uplo(uplo), N, a, *lda));
+      return;
+    }
+    if (vendor(uplo, n, a, lda, info, flen{1})) return;
+  }
   run_hetla<T, I>("potrf", info, [&] { *info = static_cast<I>(hetla::potrf<T>(to_uplo(uplo), N, a, *lda)); });
 }
 

@@ -8,6 +8,7 @@
 
 #include "hetla/lu.hpp"
 #include "lapack/fortran.hpp"
+#include "lapack/small_kernels.hpp"
 
 namespace hetla::lapack {
 namespace {
@@ -24,9 +25,15 @@ template <typename T, typename I> void getrf(const I* m, const I* n, T* a, const
   else if (N < 0) pos = 2;
   else if (*lda < max1(M)) pos = 4;
   if (pos) return report<T>("getrf", pos, info);
-  if (!to_hetla<T>(Routine::Getrf, product(M, N, std::min(M, N))) &&
-      vendor(m, n, a, lda, Pivots<I>{ipiv, std::min(M, N)}, info))
-    return;
+  if (!to_hetla<T>(Routine::Getrf, product(M, N, std::min(M, N)))) {
+    // Where the vendor's getrf would start its thread pool: the single-threaded composition.
+    if (small::getrf_composed(M, N) && small_fits(*lda)) {
+      const rt::ReentryScope inside;
+      *info = static_cast<I>(small::getrf(VendorKernels<T, I>{}, M, N, a, *lda, ipiv));
+      return;
+    }
+    if (vendor(m, n, a, lda, Pivots<I>{ipiv, std::min(M, N)}, info)) return;
+  }
   run_hetla<T, I>("getrf", info, [&] {
     std::vector<int64_t> p(static_cast<std::size_t>(std::min(M, N)));
     *info = static_cast<I>(hetla::getrf<T>(M, N, a, *lda, p.data()));

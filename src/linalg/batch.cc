@@ -1,11 +1,12 @@
 // Batched potrf, getrf, geqrf and gemm (include/hetla/batch.hpp): the
 // arguments common to the batch are checked once, then one host task per
-// group of matrices (tasks/batch.hpp), or a plain loop in the caller's thread
+// host worker taking chunks of matrices (tasks/batch.hpp), or a plain loop in the caller's thread
 // when the whole batch is below the routine's crossover. Pointer arrays and
 // strided batches share one template through an accessor `at(i)`.
 #include "hetla/batch.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 
 #include "context/context.hpp"
@@ -30,9 +31,9 @@ void for_each_matrix(tune::Routine r, int64_t count, double product_each, double
   }
   detail::CallScope scope;
   rt::Runtime& rt = scope.rt();
-  const int64_t g = tile::batch_group_size(count, rt.num_host_workers());
-  for (int64_t first = 0; first < count; first += g)
-    tile::batch_group(rt, first, std::min(g, count - first), flops_each, one);
+  const int workers = rt.num_host_workers();
+  std::atomic<int64_t> next{0};
+  tile::batch_tasks(rt, workers, count, tile::batch_chunk_size(count, workers), &next, flops_each, one);
   rt.wait_all();
 }
 

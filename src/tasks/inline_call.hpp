@@ -13,6 +13,7 @@
 #include "hetla/linalg.hpp"
 #include "kernels/host/lapack_lu.hpp"
 #include "kernels/host/lapack_qr.hpp"
+#include "kernels/host/small_factor.hpp"
 #include "runtime/reentry.hpp"
 #include "tasks/cholesky.hpp"
 #include "tune/crossover.hpp"
@@ -35,9 +36,12 @@ inline constexpr int64_t kStackPivots = 256;
 
 /// potrf in the caller's thread. Marked inside hetla (rt::ReentryScope): with
 /// hetla's LAPACK names interposed, the vendor's own calls stay the vendor's.
+/// Where the vendor's potrf would start its thread pool, the single-threaded
+/// composition of kernels/host/small_factor.hpp.
 template <typename T> int64_t inline_potrf(Uplo uplo, int64_t n, T* A, int64_t lda) {
   const rt::ReentryScope inside;
-  const int64_t info = blas::potrf(uplo, n, A, lda);
+  const int64_t info = small::potrf_composed(n) ? small::potrf(small::BlasKernels<T>{}, uplo, n, A, lda)
+                                                : blas::potrf(uplo, n, A, lda);
   return info != 0 ? info : detail::nonfinite_pivot(n, A, lda);
 }
 
@@ -48,7 +52,9 @@ template <typename T> int64_t inline_getrf(int64_t m, int64_t n, T* A, int64_t l
   lapack_int stack[detail::kStackPivots];
   std::vector<lapack_int> heap(k > detail::kStackPivots ? static_cast<std::size_t>(k) : 0);
   lapack_int* p = k > detail::kStackPivots ? heap.data() : stack;
-  const int64_t info = blas::getrf(m, n, A, lda, p);
+  // Where the vendor's getrf would start its thread pool: the single-threaded composition.
+  const int64_t info = small::getrf_composed(m, n) ? small::getrf(small::BlasKernels<T>{}, m, n, A, lda, p)
+                                                   : blas::getrf(m, n, A, lda, p);
   for (int64_t i = 0; i < k; ++i) ipiv[i] = p[i];
   return info;
 }

@@ -56,6 +56,72 @@ TYPED_TEST(Dropin, Potrf) {
   }
 }
 
+// From n = 64 the vendor's potrf would start its thread pool; the Fortran
+// name runs the single-threaded composition (kernels/host/small_factor.hpp)
+// instead: the vendor's factor to rounding, its info wherever the failing
+// minor falls (first half, second half, last column), and the triangle
+// LAPACK does not reference left as it was.
+TYPED_TEST(Dropin, PotrfComposedSmallPath) {
+  using T = TypeParam;
+  auto f = routines<void(const char*, const int*, T*, const int*, int*, flen)>(fortran_name<T>("potrf"));
+  use_path(Path::Vendor);
+  for (int n : {64, 101, 150, 190})
+    for (char uplo : kUplos) {
+      SCOPED_TRACE(std::string(1, uplo) + " n=" + std::to_string(n));
+      const int lda = n + kPad;
+      auto a = hpd_matrix<T>(n, lda, 11), b = a;
+      const auto a0 = a;
+      int info_a = -99, info_b = -99;
+      f.ours(&uplo, &n, a.data(), &lda, &info_a, 1);
+      f.vendor(&uplo, &n, b.data(), &lda, &info_b, 1);
+      EXPECT_EQ(info_a, 0);
+      EXPECT_EQ(info_b, 0);
+      EXPECT_LE(relative_difference(a, b), tolerance<T>());
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < lda; ++i)
+          if (i >= n || (uplo == 'L' ? i < j : i > j)) {
+            const std::size_t at = i + std::size_t(j) * lda;
+            ASSERT_EQ(a[at], a0[at]) << i << "," << j;
+          }
+      for (int bad : {20, n / 2 + 7, n}) {
+        a = hpd_matrix<T>(n, lda, 12);
+        a[(bad - 1) + std::size_t(bad - 1) * lda] = T(-1);
+        b = a;
+        f.ours(&uplo, &n, a.data(), &lda, &info_a, 1);
+        f.vendor(&uplo, &n, b.data(), &lda, &info_b, 1);
+        EXPECT_EQ(info_a, bad);
+        EXPECT_EQ(info_a, info_b);
+      }
+    }
+}
+
+// From m n = 10^4 the vendor's getrf would start its thread pool; the
+// Fortran name runs the single-threaded recursive LU (small_factor.hpp):
+// the vendor's pivots and factors, its info for a zero column in either
+// half (the factorization completes, as LAPACK's).
+TYPED_TEST(Dropin, GetrfComposedSmallPath) {
+  using T = TypeParam;
+  auto f = routines<void(const int*, const int*, T*, const int*, int*, int*)>(fortran_name<T>("getrf"));
+  use_path(Path::Vendor);
+  for (auto [m, n] : Shapes{{100, 100}, {128, 128}, {150, 90}, {90, 150}, {200, 120}}) {
+    SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n));
+    const int lda = m + kPad;
+    for (int zero_col : {-1, 5, std::min(m, n) - 3}) {
+      auto a = random_matrix<T>(lda, n, 17), b = a;
+      if (zero_col >= 0)
+        for (int i = 0; i < m; ++i) a[i + std::size_t(zero_col) * lda] = b[i + std::size_t(zero_col) * lda] = T(0);
+      std::vector<int> pa(std::min(m, n), -1), pb(std::min(m, n), -2);
+      int info_a = -99, info_b = -99;
+      f.ours(&m, &n, a.data(), &lda, pa.data(), &info_a);
+      f.vendor(&m, &n, b.data(), &lda, pb.data(), &info_b);
+      EXPECT_EQ(info_a, zero_col + 1);
+      EXPECT_EQ(info_a, info_b);
+      EXPECT_EQ(pa, pb);
+      EXPECT_LE(relative_difference(a, b), tolerance<T>());
+    }
+  }
+}
+
 TYPED_TEST(Dropin, PotrsAndPosv) {
   using T = TypeParam;
   using Fn = void(const char*, const int*, const int*, T*, const int*, T*, const int*, int*, flen);

@@ -56,8 +56,9 @@ template <typename T> Stack<T> random_stack(int64_t m, int64_t n, int64_t lda, i
   return s;
 }
 
-// 6 matrices of 8: below the crossover, inline; 300 of 32: tasks.
-const std::pair<int64_t, int64_t> kCases[] = {{8, 6}, {32, 300}};
+// 6 matrices of 8: below the crossover, inline; 300 of 32: tasks; 24 of 70:
+// tasks running potrf's single-threaded composition (kernels/host/small_factor.hpp).
+const std::pair<int64_t, int64_t> kCases[] = {{8, 6}, {32, 300}, {70, 24}};
 
 TYPED_TEST(Batch, PotrfEqualsALoopOfSingleCalls) {
   using T = TypeParam;
@@ -87,6 +88,8 @@ TYPED_TEST(Batch, OneBadMatrixHasItsOwnInfo) {
     auto A0 = hpd_stack<T>(n, lda, count);
     const int64_t bad = count / 2;
     A0.at(bad)[3 + 3 * lda] = T(-1);  // leading minor 4 not positive definite
+    const int64_t bad2 = n > 50 ? count / 2 + 1 : -1;  // one failing in the composition's second half
+    if (bad2 >= 0) A0.at(bad2)[49 + 49 * lda] = T(-1);
     auto loop = A0, batched = A0;
     for (int64_t i = 0; i < count; ++i) potrf<T>(Uplo::Lower, n, loop.at(i), lda);
     auto p = batched.pointers();
@@ -94,7 +97,7 @@ TYPED_TEST(Batch, OneBadMatrixHasItsOwnInfo) {
     std::vector<int64_t> info(count, -7);
     batch::potrf<T>(Uplo::Lower, n, p.data(), lda, count, info.data());
     for (int64_t i = 0; i < count; ++i) {
-      EXPECT_EQ(info[i], i == bad ? 4 : i == 1 ? -3 : 0) << "matrix " << i;
+      EXPECT_EQ(info[i], i == bad ? 4 : i == bad2 ? 50 : i == 1 ? -3 : 0) << "matrix " << i;
       if (i != 1) {
         EXPECT_TRUE(std::equal(loop.at(i), loop.at(i) + lda * n, batched.at(i))) << "matrix " << i;
       }

@@ -68,6 +68,40 @@ TYPED_TEST(InlineCalls, PotrfEqualsTheVendorAndTheTilePath) {
     }
 }
 
+// From n = 64 (where the vendor's potrf starts its threads) the inline call
+// runs the single-threaded composition of kernels/host/small_factor.hpp: the
+// vendor's factor to rounding, the vendor's info, the other triangle untouched.
+TYPED_TEST(InlineCalls, ComposedPotrfMatchesTheVendor) {
+  using T = TypeParam;
+  using R = real_t<T>;
+  const CrossoverScope inline_path(Routine::Potrf, 1000);
+  for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+    for (int64_t n : {64, 97, 130}) {
+      SCOPED_TRACE(n);
+      const int64_t lda = n + 3;
+      const auto A0 = bench::random_hpd<T>(n, lda, 5 + n);
+      auto inl = A0, vendor = A0;
+      ASSERT_EQ(potrf<T>(uplo, n, inl.data(), lda), 0);
+      ASSERT_EQ(blas::potrf(uplo, n, vendor.data(), lda), 0);
+      EXPECT_LT(bench::potrf_residual(uplo, n, A0.data(), lda, inl.data(), lda), bench::kResidualThreshold);
+      R diff = 0, scale = 0;
+      for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < lda; ++i) {
+          const std::size_t at = static_cast<std::size_t>(i + j * lda);
+          if (i >= n || (uplo == Uplo::Lower ? i < j : i > j)) ASSERT_EQ(inl[at], A0[at]) << i << "," << j;
+          diff = std::max(diff, std::abs(inl[at] - vendor[at]));
+          scale = std::max(scale, std::abs(vendor[at]));
+        }
+      EXPECT_LE(diff, 1000 * std::numeric_limits<R>::epsilon() * scale);
+      for (int64_t bad : {int64_t(10), n / 2 + 5, n}) {
+        auto a = A0, v = A0;
+        a[(bad - 1) * (lda + 1)] = v[(bad - 1) * (lda + 1)] = T(-1);
+        EXPECT_EQ(potrf<T>(uplo, n, a.data(), lda), bad);
+        EXPECT_EQ(blas::potrf(uplo, n, v.data(), lda), bad);
+      }
+    }
+}
+
 TYPED_TEST(InlineCalls, PotrfInfoAsTheTilePath) {
   using T = TypeParam;
   const int64_t n = 12;
@@ -108,6 +142,37 @@ TYPED_TEST(InlineCalls, GetrfEqualsTheVendor) {
   std::vector<int64_t> p1(n), p2(n);
   EXPECT_EQ(getrf<T>(n, n, Z.data(), n, p1.data()), 5);
   EXPECT_EQ(getrf<T>(n, n, Zt.data(), n, p2.data(), Options{4}), 5);
+}
+
+// From m n = 10^4 (where the vendor's getrf starts its threads) the inline
+// call runs the single-threaded recursive LU of kernels/host/small_factor.hpp:
+// the vendor's pivots, its factors to rounding, its info for a zero column.
+TYPED_TEST(InlineCalls, ComposedGetrfMatchesTheVendor) {
+  using T = TypeParam;
+  using R = real_t<T>;
+  const CrossoverScope inline_path(Routine::Getrf, 1000);
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{100, 100}, {130, 110}, {110, 130}})
+    for (int64_t zero_col : {int64_t(-1), int64_t(70)}) {
+      SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + " zero column " + std::to_string(zero_col));
+      const int64_t lda = m + 3;
+      auto A0 = bench::random_matrix<T>(m, n, lda, 3 + m);
+      if (zero_col >= 0)
+        for (int64_t i = 0; i < m; ++i) A0[i + zero_col * lda] = T(0);
+      auto inl = A0, vendor = A0;
+      std::vector<int64_t> ipiv(static_cast<std::size_t>(std::min(m, n)), -1);
+      std::vector<lapack_int> lpiv(ipiv.size());
+      EXPECT_EQ(getrf<T>(m, n, inl.data(), lda, ipiv.data()), zero_col + 1);
+      EXPECT_EQ(blas::getrf(m, n, vendor.data(), lda, lpiv.data()), zero_col + 1);
+      EXPECT_EQ(ipiv, std::vector<int64_t>(lpiv.begin(), lpiv.end()));
+      R diff = 0, scale = 0;
+      for (std::size_t i = 0; i < inl.size(); ++i) {
+        diff = std::max(diff, std::abs(inl[i] - vendor[i]));
+        scale = std::max(scale, std::abs(vendor[i]));
+      }
+      EXPECT_LE(diff, 1000 * std::numeric_limits<R>::epsilon() * scale);
+      if (zero_col < 0)
+        EXPECT_LT(bench::getrf_residual(m, n, A0.data(), lda, inl.data(), lda, ipiv.data()), bench::kResidualThreshold);
+    }
 }
 
 TYPED_TEST(InlineCalls, GeqrfEqualsTheVendor) {
