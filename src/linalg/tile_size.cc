@@ -51,7 +51,9 @@ template <typename T> int64_t builtin_tile_size(int64_t n, bool fit = true, int6
   return fit ? fit_workers(nb, n, cols128) : nb;
 }
 
-template <typename T> int64_t model_tile_size(int64_t n, Panels panels, bool fit) {
+// `factor`: the size of a factorization (default_tile_size(n, panels)), not
+// the general one that gemm, trsm, herk and the solvers share.
+template <typename T> int64_t model_tile_size(int64_t n, Panels panels, bool fit, bool factor = true) {
   if (auto nb = tuned<T>(panels, n)) return *nb;
   // Accelerators want large tiles for their GEMMs: they keep the general size.
   if (!host_cores_alone()) return builtin_tile_size<T>(n, fit);
@@ -62,7 +64,8 @@ template <typename T> int64_t model_tile_size(int64_t n, Panels panels, bool fit
   // for 2 workers to overlap. dpotrf n = 1000, 2 cores, loaded machine (load
   // 8), 10 alternating processes of 10 repeats each: best 7.3 ms at 128
   // against 16.5 ms at 64 (vendor 9.5 / 11.4), median ratio 1.32 against 1.05.
-  if (panels == Panels::Cholesky) return builtin_tile_size<T>(n, fit, 3);
+  // (dgemm n = 1000 showed no gain from 128, so the general size keeps 64.)
+  if (panels == Panels::Cholesky) return builtin_tile_size<T>(n, fit, factor ? 3 : 4);
   // A QR panel (a recursive QR on one core) costs ~2 m nb^2 flops at under
   // half of GEMM speed, so its share of the work grows with nb, while the
   // trailing larfb (GEMMs of inner dimension nb) gains only ~3% from 128 to
@@ -77,7 +80,9 @@ template <typename T> int64_t model_tile_size(int64_t n, Panels panels, bool fit
 
 }  // namespace
 
-template <typename T> int64_t default_tile_size(int64_t n) { return model_tile_size<T>(n, Panels::Cholesky, true); }
+template <typename T> int64_t default_tile_size(int64_t n) {
+  return model_tile_size<T>(n, Panels::Cholesky, true, false);
+}
 
 template <typename T> int64_t default_tile_size(int64_t n, Panels panels) {
   return model_tile_size<T>(n, panels, true);
