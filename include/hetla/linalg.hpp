@@ -31,7 +31,9 @@ struct Options {
 template <typename T> int64_t default_tile_size(int64_t n);
 /// Tile size a factorization with `panels` uses when Options::nb == 0: as
 /// above, except on a context of host cores alone, where QR (geqrf, gels,
-/// ungqr, unmqr) takes tiles of at most 128 and LU (getrf, getrs, gesv) 192.
+/// ungqr, unmqr) takes tiles of at most 128, LU (getrf, getrs, gesv) 192, and
+/// Cholesky (potrf) keeps 128 down to 3 tile columns per worker (the general
+/// size halves it below 4).
 template <typename T> int64_t default_tile_size(int64_t n, Panels panels);
 
 /// A tiling whose sizes shrink during a factorization of an m x n matrix

@@ -201,7 +201,11 @@ LinalgResult start_result(const BenchConfig& c, int64_t m, int64_t n, int64_t nr
   r.n = n;
   r.nrhs = nrhs;
   r.panels = panels;
-  r.nb = c.nb > 0 ? c.nb : hetla::default_tile_size<T>(n, panels);
+  // the general size for Cholesky-shaped routines (gemm, trsm, potrs, ...);
+  // a factorization's own comes from factor_options
+  r.nb = c.nb > 0                            ? c.nb
+         : panels == hetla::Panels::Cholesky ? hetla::default_tile_size<T>(n)
+                                             : hetla::default_tile_size<T>(n, panels);
   return r;
 }
 
