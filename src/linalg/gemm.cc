@@ -285,6 +285,12 @@ void gemm(Op opa, Op opb, T alpha, const Matrix<T>& A, const Matrix<T>& B, T bet
     finish();
     return;
   }
+  // Tile storage spread over processes: SUMMA's rank-nb updates, one GEMM
+  // per block of a process's C tiles and k panel (tasks/blas3.hpp).
+  if (nd == 1 && tile::gemm_by_owner(rt, opa, opb, alpha, A, B, beta, C)) {
+    finish();
+    return;
+  }
   // Tile storage: whole tile columns per device.
   const auto bounds = detail::split_bounds(shares, C.nt(), 1);
   for (int d = 0; d < nd; ++d) {

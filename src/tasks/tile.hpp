@@ -89,4 +89,45 @@ void unpack_tiles(const rt::TaskContext& c, int first, const std::vector<int64_t
       std::copy_n(block + r0 + q * ld, mb[t], c.ptr<T>(first + t) + q * c.ld(first + t));
 }
 
+/// tiles_as_block for a grid of tiles: accesses first .. first + mb.size() *
+/// nb.size() - 1, column by column (tile (p, q) is access first + p + q *
+/// mb.size(), mb[p] x nb[q]), as one column-major block of sum(mb) x sum(nb):
+/// in place where they lie as one block of a column-major array (a process's
+/// tiles of a row and a column range in its local array), else packed.
+template <typename T>
+std::pair<T*, int64_t> tiles_as_grid(const rt::TaskContext& c, int first, const std::vector<int64_t>& mb,
+                                     const std::vector<int64_t>& nb, std::vector<T>& pack, bool& packed) {
+  int64_t height = 0, width = 0;
+  for (int64_t h : mb) height += h;
+  for (int64_t w : nb) width += w;
+  const int gm = static_cast<int>(mb.size()), gn = static_cast<int>(nb.size());
+  const int64_t ld = c.ld(first);
+  T* const base = c.ptr<T>(first);
+  bool block = ld >= height;
+  for (int q = 0, c0 = 0; q < gn && block; c0 += static_cast<int>(nb[q]), ++q)
+    for (int p = 0, r0 = 0; p < gm && block; r0 += static_cast<int>(mb[p]), ++p)
+      block = c.ld(first + p + q * gm) == ld && c.ptr<T>(first + p + q * gm) == base + r0 + c0 * ld;
+  packed = !block;
+  if (block) return {base, ld};
+  pack.resize(static_cast<std::size_t>(height * width));
+  for (int q = 0, c0 = 0; q < gn; c0 += static_cast<int>(nb[q]), ++q)
+    for (int p = 0, r0 = 0; p < gm; r0 += static_cast<int>(mb[p]), ++p) {
+      const int a = first + p + q * gm;
+      for (int64_t col = 0; col < nb[q]; ++col)
+        std::copy_n(c.ptr<T>(a) + col * c.ld(a), mb[p], pack.data() + r0 + (c0 + col) * height);
+    }
+  return {pack.data(), height};
+}
+template <typename T>
+void unpack_grid(const rt::TaskContext& c, int first, const std::vector<int64_t>& mb, const std::vector<int64_t>& nb,
+                 const T* block, int64_t ld) {
+  const int gm = static_cast<int>(mb.size());
+  for (int q = 0, c0 = 0; q < static_cast<int>(nb.size()); c0 += static_cast<int>(nb[q]), ++q)
+    for (int p = 0, r0 = 0; p < gm; r0 += static_cast<int>(mb[p]), ++p) {
+      const int a = first + p + q * gm;
+      for (int64_t col = 0; col < nb[q]; ++col)
+        std::copy_n(block + r0 + (c0 + col) * ld, mb[p], c.ptr<T>(a) + col * c.ld(a));
+    }
+}
+
 }  // namespace hetla::tile

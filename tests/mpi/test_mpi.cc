@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <complex>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -104,6 +106,51 @@ TYPED_TEST(MpiTyped, GemmEveryGrid) {
       }
       EXPECT_LT(err, 10.0 * k * bench::eps<T>() * ref);
     }
+}
+
+// Several GEMM blocks per process and k panel (tasks/blas3.hpp,
+// gemm_by_owner cuts one per host worker: 3 workers here), every op pair,
+// ragged tiles, beta = 0 on a C full of NaN (BLAS: C is not read).
+TEST(Mpi, GemmBlocksEveryOpPair) {
+  Config cfg;
+  cfg.num_threads = 3;
+  cfg.pin_threads = false;
+  cfg.devices = "cpu";
+  hetla::init(cfg);
+  const int64_t m = 203, n = 171, k = 145, nb = 32;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (Op opa : {Op::NoTrans, Op::Trans})
+    for (Op opb : {Op::NoTrans, Op::Trans})
+      for (double beta : {0.0, 0.5})
+        for (auto [p, q] : grids()) {
+          SCOPED_TRACE(std::to_string(p) + "x" + std::to_string(q) + (opa == Op::NoTrans ? " N" : " T") +
+                       (opb == Op::NoTrans ? "N" : "T") + " beta " + std::to_string(beta));
+          mpi::Grid g(p, q);
+          const int64_t ar = opa == Op::NoTrans ? m : k, ac = opa == Op::NoTrans ? k : m;
+          const int64_t br = opb == Op::NoTrans ? k : n, bc = opb == Op::NoTrans ? n : k;
+          const auto A0 = bench::random_matrix<double>(ar, ac, ar, 21),
+                     B0 = bench::random_matrix<double>(br, bc, br, 22);
+          auto C0 = bench::random_matrix<double>(m, n, m, 23);
+          if (beta == 0.0) std::fill(C0.begin(), C0.end(), nan);
+          mpi::DistMatrix<double> A(g, ar, ac, nb), B(g, br, bc, nb), C(g, m, n, nb);
+          A.scatter(A0.data(), ar);
+          B.scatter(B0.data(), br);
+          C.scatter(C0.data(), m);
+          mpi::gemm(opa, opb, -1.5, A, B, beta, C);
+          std::vector<double> Cd(static_cast<std::size_t>(m * n));
+          C.gather(Cd.data(), m);
+          if (g.rank() != 0) continue;
+          auto R = C0;
+          blas::gemm(opa, opb, m, n, k, -1.5, A0.data(), ar, B0.data(), br, beta, R.data(), m);
+          double err = 0, ref = 0;
+          for (std::size_t i = 0; i < R.size(); ++i) {
+            err = std::max(err, std::isnan(Cd[i]) ? 1e300 : std::abs(R[i] - Cd[i]));
+            ref = std::max(ref, std::abs(R[i]));
+          }
+          EXPECT_LT(err, 10.0 * k * bench::eps<double>() * ref);
+        }
+  cfg.num_threads = 1;
+  hetla::init(cfg);  // as the other tests leave it
 }
 
 // The failing minor is known on every process, whichever owns it.
