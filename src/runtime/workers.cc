@@ -21,14 +21,6 @@ void DeviceExecutor::run(Task& t, TaskContext& ctx) { t.body(ctx); }
 
 namespace {
 
-// max-heap: priority, then insertion order. A function object, so the heap
-// operations inline it (a function pointer was a call per comparison).
-struct HeapLess {
-  bool operator()(const ReadyEntry& a, const ReadyEntry& b) const {
-    return a.priority != b.priority ? a.priority < b.priority : a.seq > b.seq;
-  }
-};
-
 constexpr int kSpinIterations = 4000;  // ~tens of microseconds before sleeping
 
 // Tasks this thread is running now (execute): a call made from inside a task
@@ -71,8 +63,7 @@ void Runtime::push_to(int d, Task** ts, std::size_t n) {
       return;
     }
     for (std::size_t i = 0; i < n; ++i) {
-      q.heap.push_back({ts[i]->priority, ts[i]->seq.load(std::memory_order_relaxed), ts[i]});
-      std::push_heap(q.heap.begin(), q.heap.end(), HeapLess{});
+      q.heap.push({ts[i]->priority, ts[i]->seq.load(std::memory_order_relaxed), ts[i]});
     }
     q.size.store(q.heap.size(), std::memory_order_release);
     wake = std::min<int>(q.sleepers, static_cast<int>(n));
@@ -96,9 +87,7 @@ Task* Runtime::try_pop(int d) {
   if (q.size.load(std::memory_order_acquire) == 0) return nullptr;
   std::lock_guard<std::mutex> lk(q.mutex);
   if (q.heap.empty()) return nullptr;
-  std::pop_heap(q.heap.begin(), q.heap.end(), HeapLess{});
-  Task* t = q.heap.back().task;
-  q.heap.pop_back();
+  Task* t = q.heap.pop();
   q.size.store(q.heap.size(), std::memory_order_release);
   return t;
 }
@@ -115,12 +104,9 @@ Task* Runtime::push_and_take(Task** ts, std::size_t n) {
   {
     std::lock_guard<std::mutex> lk(q.mutex);
     for (std::size_t i = 0; i < n; ++i) {
-      q.heap.push_back({ts[i]->priority, ts[i]->seq.load(std::memory_order_relaxed), ts[i]});
-      std::push_heap(q.heap.begin(), q.heap.end(), HeapLess{});
+      q.heap.push({ts[i]->priority, ts[i]->seq.load(std::memory_order_relaxed), ts[i]});
     }
-    std::pop_heap(q.heap.begin(), q.heap.end(), HeapLess{});
-    t = q.heap.back().task;
-    q.heap.pop_back();
+    t = q.heap.pop();
     q.size.store(q.heap.size(), std::memory_order_release);
     wake = std::min<int>(q.sleepers, static_cast<int>(n) - 1);
   }
