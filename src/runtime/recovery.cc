@@ -123,8 +123,7 @@ void Runtime::fail_device(int d, const dev::DeviceError& e) {
   {
     Queue& q = *queues_[static_cast<std::size_t>(d)];
     std::lock_guard<std::mutex> lk(q.mutex);
-    for (const ReadyEntry& r : q.heap) moved.push_back(r.task);
-    q.heap.clear();
+    q.heap.drain([&moved](Task* t) { moved.push_back(t); });
     q.size.store(0, std::memory_order_release);
   }
   for (Task* t : moved) queues_[static_cast<std::size_t>(d)]->load_ns.fetch_sub(t->est_ns, std::memory_order_relaxed);

@@ -148,6 +148,12 @@ std::vector<DeviceStats> Runtime::stats() const {
   return out;
 }
 
+uint64_t Runtime::tasks_executed() const {
+  uint64_t n = executed_.load(std::memory_order_relaxed);
+  for (int w = 0; w < num_workers_; ++w) n += wstats_[static_cast<std::size_t>(w)].executed.load(std::memory_order_relaxed);
+  return n;
+}
+
 void Runtime::reset_stats() {
   for (auto& c : dstate_) {
     c->bytes_in = 0, c->bytes_out = 0, c->evictions = 0;
@@ -375,7 +381,7 @@ void Runtime::set_error(std::exception_ptr e) {
   for (CallGraph* c : calls_) set_error(*c, e);
 }
 
-void Runtime::release(Task* t) {
+Task* Runtime::release(Task* t, int worker, Streak* streak) {
   CallGraph& c = *t->call;  // before t goes back to the pool
   // Take the successors out under the lock; after done=true nobody adds more.
   Task* local[16];
@@ -396,12 +402,16 @@ void Runtime::release(Task* t) {
   std::size_t ready = 0;
   for (std::size_t i = 0; i < count; ++i)
     if (succ[i]->pending.fetch_sub(1, std::memory_order_acq_rel) == 1) succ[ready++] = succ[i];
-  push_ready_batch(succ, ready);
+  // A host worker thread keeps one to run next (Streak): one device, no
+  // progress thread to divert transfers to, not simulated (there every task
+  // goes through the queue and its Threads channel, as the predictions were made).
+  Task* next = nullptr;
+  if (ready > 0 && streak && streak->keep && devices_.size() == 1 && !comm_ && !coop_)
+    next = push_and_take(succ, ready);
+  else
+    push_ready_batch(succ, ready);
 
-  {
-    std::lock_guard<std::mutex> lk(pool_mutex_);
-    free_.push_back(t);
-  }
+  recycle(t, worker);
   // The last task of a call: its caller may return and destroy c, so c is
   // not touched after this.
   if (c.in_flight.fetch_sub(1, std::memory_order_acq_rel) == 1) {
@@ -411,6 +421,21 @@ void Runtime::release(Task* t) {
     callers_cv_.notify_all();
   }
   if (coop_) coop_->notify(Threads::kCaller, 1);  // help_until waits for in_flight to drop
+  return next;
+}
+
+void Runtime::recycle(Task* t, int worker) {
+  if (worker < 0 || coop_) {  // simulated workers share OS threads: no per-worker state
+    std::lock_guard<std::mutex> lk(pool_mutex_);
+    free_.push_back(t);
+    return;
+  }
+  std::vector<Task*>& mine = wstats_[static_cast<std::size_t>(worker)].recycled;
+  mine.push_back(t);
+  if (mine.size() < kRecycleBatch) return;
+  std::lock_guard<std::mutex> lk(pool_mutex_);
+  free_.insert(free_.end(), mine.begin(), mine.end());
+  mine.clear();
 }
 
 void Runtime::wait_all() {

@@ -55,6 +55,7 @@ struct Queue;
 struct DeviceState;
 struct CopyEngine;
 struct WorkerStats;
+struct Streak;
 struct CommState;
 }  // namespace detail
 class Comm;
@@ -194,7 +195,7 @@ class Runtime {
   int num_workers() const { return num_workers_; }        // all threads incl. the caller
   int num_host_workers() const { return host_workers_; }  // incl. the caller
   uint64_t id() const { return id_; }
-  uint64_t tasks_executed() const { return executed_.load(std::memory_order_relaxed); }
+  uint64_t tasks_executed() const;
   bool cancelled() { return current().cancelled.load(std::memory_order_relaxed); }  // this thread's call
 
   int num_devices() const { return static_cast<int>(devices_.size()); }
@@ -262,7 +263,10 @@ class Runtime {
   void submit(CallGraph& c, Task* t, const Access* acc, std::size_t nacc, const TaskOptions& opt);
   void add_dependence(Task* t, const Handle::Ref& pred);
   int place(Task* t);  // the snapshot for placement_, and the decision's queued work
-  void release(Task* t);
+  // its ready successors to the queue; returns one of them to run next when
+  // `streak` (a worker loop's) may keep one, else null. worker < 0: not a worker's thread.
+  Task* release(Task* t, int worker = -1, detail::Streak* streak = nullptr);
+  void recycle(Task* t, int worker);  // back to the pool
   void set_error(CallGraph& c, std::exception_ptr e);  // cancels that call
   void set_error(std::exception_ptr e);  // no task at hand (a device, the progress thread): every open call
   std::size_t tasks_in_flight();         // of every open call
@@ -273,7 +277,8 @@ class Runtime {
   void push_ready_batch(Task** ts, std::size_t n);
   void push_to(int d, Task** ts, std::size_t n);
   Task* try_pop(int d);
-  void execute(Task* t, int worker);
+  Task* execute(Task* t, int worker, detail::Streak* streak = nullptr);  // returns a kept successor (release)
+  Task* push_and_take(Task** ts, std::size_t n);  // ready host tasks: all but the best (or the queue's best) queued
   void worker_loop(int worker);
   void help_until(CallGraph& c, std::size_t in_flight_target);
   bool take_caller_slot();
@@ -340,7 +345,7 @@ class Runtime {
   Placement placement_;  // its random draws have their own state
 
   std::atomic<bool> stop_{false};  // read by workers of every queue
-  std::atomic<uint64_t> executed_{0};
+  std::atomic<uint64_t> executed_{0};  // besides the workers' own counts (WorkerStats::executed)
   CallGraph main_call_;             // threads without a call of their own
   std::mutex calls_mutex_;          // guards calls_
   std::vector<CallGraph*> calls_;   // open calls (begin_call)

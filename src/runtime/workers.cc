@@ -21,17 +21,19 @@ void DeviceExecutor::run(Task& t, TaskContext& ctx) { t.body(ctx); }
 
 namespace {
 
-template <typename E> bool heap_less(const E& a, const E& b) {  // max-heap: priority, then insertion order
-  return a.priority != b.priority ? a.priority < b.priority : a.seq > b.seq;
-}
-
 constexpr int kSpinIterations = 4000;  // ~tens of microseconds before sleeping
 
 // Tasks this thread is running now (execute): a call made from inside a task
 // (on a worker, or on the caller as worker 0) waits without running tasks
 // itself, since a nested execute() would reuse this thread's scratch (the
 // access pointers the running task holds) and worker 0's slot.
-thread_local int tl_executing = 0;
+// One thread_local record (one TLS look-up per task in the shared library).
+struct ThreadScratch {
+  int executing = 0;
+  std::vector<void*> ptrs;
+  std::vector<int64_t> lds;
+};
+thread_local ThreadScratch tl_scratch;
 
 }  // namespace
 
@@ -61,8 +63,7 @@ void Runtime::push_to(int d, Task** ts, std::size_t n) {
       return;
     }
     for (std::size_t i = 0; i < n; ++i) {
-      q.heap.push_back({ts[i]->priority, ts[i]->seq.load(std::memory_order_relaxed), ts[i]});
-      std::push_heap(q.heap.begin(), q.heap.end(), heap_less<ReadyEntry>);
+      q.heap.push({ts[i]->priority, ts[i]->seq.load(std::memory_order_relaxed), ts[i]});
     }
     q.size.store(q.heap.size(), std::memory_order_release);
     wake = std::min<int>(q.sleepers, static_cast<int>(n));
@@ -86,16 +87,37 @@ Task* Runtime::try_pop(int d) {
   if (q.size.load(std::memory_order_acquire) == 0) return nullptr;
   std::lock_guard<std::mutex> lk(q.mutex);
   if (q.heap.empty()) return nullptr;
-  std::pop_heap(q.heap.begin(), q.heap.end(), heap_less<ReadyEntry>);
-  Task* t = q.heap.back().task;
-  q.heap.pop_back();
+  Task* t = q.heap.pop();
   q.size.store(q.heap.size(), std::memory_order_release);
+  return t;
+}
+
+// Ready host tasks released by a worker that keeps one (Streak): returns
+// the best of them, or the queue's best when it beats theirs, and queues the
+// rest, under one acquisition of the queue's lock; none when the queue is
+// empty and there is one (a chain: no lock, no wake-up).
+Task* Runtime::push_and_take(Task** ts, std::size_t n) {
+  Queue& q = *queues_[0];
+  if (n == 1 && q.size.load(std::memory_order_acquire) == 0) return ts[0];
+  int wake = 0;
+  Task* t;
+  {
+    std::lock_guard<std::mutex> lk(q.mutex);
+    for (std::size_t i = 0; i < n; ++i) {
+      q.heap.push({ts[i]->priority, ts[i]->seq.load(std::memory_order_relaxed), ts[i]});
+    }
+    t = q.heap.pop();
+    q.size.store(q.heap.size(), std::memory_order_release);
+    wake = std::min<int>(q.sleepers, static_cast<int>(n) - 1);
+  }
+  if (wake == 1) q.cv.notify_one();
+  else if (wake > 1) q.cv.notify_all();
   return t;
 }
 
 // A device error (dev::DeviceError) on an accelerator fails that device
 // (recovery.cc) and the task is placed again, elsewhere when it was there.
-void Runtime::execute(Task* t, int worker) {
+Task* Runtime::execute(Task* t, int worker, Streak* streak) {
   const int d = worker_device_[static_cast<std::size_t>(worker)];
   std::size_t pinned = d != 0 ? t->pinned : 0;  // staged by the copy engine
   if (t->fetch_engines) settle_write_backs(t);
@@ -104,16 +126,16 @@ void Runtime::execute(Task* t, int worker) {
   if (!t->call->cancelled.load(std::memory_order_relaxed)) {
     // per thread, but per call for simulated workers: those share OS threads
     // and may yield to one another inside prepare_data and run
-    thread_local std::vector<void*> thread_ptrs;
-    thread_local std::vector<int64_t> thread_lds;
+    ThreadScratch& scratch = tl_scratch;
     std::vector<void*> own_ptrs;
     std::vector<int64_t> own_lds;
-    std::vector<void*>& ptrs = coop_ ? own_ptrs : thread_ptrs;
-    std::vector<int64_t>& lds = coop_ ? own_lds : thread_lds;
+    std::vector<void*>& ptrs = coop_ ? own_ptrs : scratch.ptrs;
+    std::vector<int64_t>& lds = coop_ ? own_lds : scratch.lds;
     ptrs.resize(t->acc.size());
     lds.resize(t->acc.size());
     trace::Recorder* rec = tracer_;
-    const int64_t t0 = clock_.now_ns();
+    // on the steady clock, a streak's tasks start where the last one ended
+    const int64_t t0 = streak && streak->end_ns != 0 && clock_.steady() ? streak->end_ns : clock_.now_ns();
     try {
       if (d != 0 && device_failed(d)) {  // queued or staged there before it failed
         again = true;
@@ -122,14 +144,14 @@ void Runtime::execute(Task* t, int worker) {
         prepare_data(t, d, worker, ptrs.data(), lds.data(), pinned);
         TaskContext ctx{worker, devices_[static_cast<std::size_t>(d)].get(), ptrs.data(), lds.data()};
         const double start = rec ? trace_now(rec) : 0.0;
-        ++tl_executing;
+        ++scratch.executing;
         try {
           executor_->run(*t, ctx);
         } catch (...) {
-          --tl_executing;
+          --scratch.executing;
           throw;
         }
-        --tl_executing;
+        --scratch.executing;
         if (d != 0 && !commit_writes(t, d)) {  // d failed while it ran
           again = true;
           count_retry(d, clock_.now_ns() - t0);
@@ -144,9 +166,11 @@ void Runtime::execute(Task* t, int worker) {
             }
           }
           WorkerStats& c = wstats_[static_cast<std::size_t>(worker)];
+          const int64_t end = clock_.now_ns();
+          if (streak) streak->end_ns = end;
           c.tasks.store(c.tasks.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);  // single writer
           c.flops.store(c.flops.load(std::memory_order_relaxed) + t->flops, std::memory_order_relaxed);
-          c.busy_ns.store(c.busy_ns.load(std::memory_order_relaxed) + (clock_.now_ns() - t0), std::memory_order_relaxed);
+          c.busy_ns.store(c.busy_ns.load(std::memory_order_relaxed) + (end - t0), std::memory_order_relaxed);
         }
       }
     } catch (const dev::DeviceError& e) {
@@ -157,22 +181,26 @@ void Runtime::execute(Task* t, int worker) {
       set_error(*t->call, std::current_exception());
     }
   }
-  queues_[static_cast<std::size_t>(t->device)]->load_ns.fetch_sub(t->est_ns, std::memory_order_relaxed);
+  if (t->est_ns != 0)  // only placement (several devices) counts queued work
+    queues_[static_cast<std::size_t>(t->device)]->load_ns.fetch_sub(t->est_ns, std::memory_order_relaxed);
   if (checkpoint) {  // the body stays: the task runs again if d's memory is lost before its copy
     t->pinned = pinned;
     hand_checkpoint(t, d);
-    return;
+    return nullptr;
   }
   if (d != 0) unpin(t, d, pinned);
   if (again) {
+    if (streak) streak->end_ns = 0;
     t->pinned = 0;
     t->fetch_engines = 0;
     push_ready_batch(&t, 1);
-    return;
+    return nullptr;
   }
   t->body.reset();
-  executed_.fetch_add(1, std::memory_order_relaxed);
-  release(t);
+  std::atomic<uint64_t>& ran = wstats_[static_cast<std::size_t>(worker)].executed;
+  if (coop_) executed_.fetch_add(1, std::memory_order_relaxed);  // simulated workers may share worker 0
+  else ran.store(ran.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);  // its thread only
+  return release(t, worker, streak);
 }
 
 void Runtime::worker_loop(int worker) {
@@ -200,8 +228,11 @@ void Runtime::worker_loop(int worker) {
       coop_->wait(d, [&] { return stop_.load() || q.size.load(std::memory_order_acquire) != 0; });
     }
   }
-  for (;;) {
-    Task* t = try_pop(d);
+  Streak streak;
+  streak.keep = d == 0;
+  for (Task* next = nullptr;;) {
+    Task* t = next ? next : try_pop(d);
+    if (!t) streak.end_ns = 0;  // idle from here
     for (int spin = 0; !t && spin < kSpinIterations; ++spin) {
       HETLA_CPU_RELAX();
       if (q.size.load(std::memory_order_relaxed) != 0) t = try_pop(d);
@@ -214,12 +245,12 @@ void Runtime::worker_loop(int worker) {
       if (stop_ && q.heap.empty()) return;
       continue;
     }
-    execute(t, worker);
+    next = execute(t, worker, &streak);
   }
 }
 
 bool Runtime::take_caller_slot() {
-  return tl_executing == 0 && !caller_slot_.load(std::memory_order_relaxed) && !caller_slot_.exchange(true);
+  return tl_scratch.executing == 0 && !caller_slot_.load(std::memory_order_relaxed) && !caller_slot_.exchange(true);
 }
 
 void Runtime::give_caller_slot() {
@@ -250,16 +281,18 @@ void Runtime::help_until(CallGraph& c, std::size_t target) {
     return;
   }
   bool own = false;
+  Streak streak;  // keep stays false: the caller returns to its own work once its graph shrank
   while (busy()) {
     if (!own && !(own = take_caller_slot())) {
       std::unique_lock<std::mutex> lk(q.mutex);
       slot_waiters_.fetch_add(1);
       callers_cv_.wait_for(lk, std::chrono::milliseconds(1),
-                           [&] { return !busy() || (!caller_slot_.load() && tl_executing == 0); });
+                           [&] { return !busy() || (!caller_slot_.load() && tl_scratch.executing == 0); });
       slot_waiters_.fetch_sub(1);
       continue;
     }
     Task* t = try_pop(0);
+    if (!t) streak.end_ns = 0;
     for (int spin = 0; !t && spin < kSpinIterations; ++spin) {
       HETLA_CPU_RELAX();
       if (!busy()) break;
@@ -273,7 +306,7 @@ void Runtime::help_until(CallGraph& c, std::size_t target) {
       --q.sleepers;
       continue;
     }
-    execute(t, 0);
+    execute(t, 0, &streak);
   }
   if (own) give_caller_slot();
 }

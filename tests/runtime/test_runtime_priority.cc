@@ -10,6 +10,7 @@
 
 #include "common/watchdog.hpp"
 #include "runtime/runtime.hpp"
+#include "runtime/runtime_detail.hpp"
 
 namespace hetla::rt {
 namespace {
@@ -111,6 +112,43 @@ TEST(Priority, CallerDrainsByPriorityWhileOtherWorkersAreBusy) {
   test::must_finish("wait_all", [&] { rt.wait_all(); }, std::chrono::seconds(60));
   EXPECT_EQ(order, expected_order(jobs));
   for (int w : ran_on_worker) EXPECT_EQ(w, 0);
+}
+
+// The ready queue (a heap plus an in-order run) gives exactly a single
+// heap's order, whatever order entries come in: random priorities and
+// sequence numbers, runs of in-order entries, pops interleaved.
+TEST(Priority, ReadyQueueTakesEntriesInExactlyAHeapsOrder) {
+  constexpr int kOps = 2000;
+  std::vector<Task> tasks(kOps);  // one per entry: pop() answers the task
+  std::mt19937 rng(7);
+  for (int round = 0; round < 30; ++round) {
+    detail::ReadyQueue q;
+    std::vector<detail::ReadyEntry> ref;  // std heap, the same order
+    uint64_t last = 0;
+    const int levels = 1 + round % 4;
+    auto pop_and_compare = [&] {
+      ASSERT_EQ(q.size(), ref.size());
+      std::pop_heap(ref.begin(), ref.end(), detail::ReadyLess{});
+      EXPECT_EQ(q.pop(), ref.back().task);
+      ref.pop_back();
+    };
+    for (int op = 0; op < kOps; ++op) {
+      if (rng() % 3 != 0 || ref.empty()) {
+        // mostly in order (independent tasks), sometimes an older one (a
+        // released successor); op makes every sequence number unique
+        const uint64_t s = rng() % 6 == 0 ? rng() % (last + 1) : ++last;
+        const int priority = rng() % 4 == 0 ? static_cast<int>(rng() % levels) : 0;
+        const detail::ReadyEntry e{priority, s * kOps + static_cast<uint64_t>(op), &tasks[static_cast<std::size_t>(op)]};
+        q.push(e);
+        ref.push_back(e);
+        std::push_heap(ref.begin(), ref.end(), detail::ReadyLess{});
+      } else {
+        pop_and_compare();
+      }
+    }
+    while (!ref.empty()) pop_and_compare();
+    EXPECT_TRUE(q.empty());
+  }
 }
 
 }  // namespace
