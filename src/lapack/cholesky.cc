@@ -30,6 +30,7 @@ template <typename T, typename I> void potrf(const char* uplo, const I* n, T* a,
     // Where the vendor's potrf would start its thread pool: the single-threaded
     // composition (small_factor.hpp), every vendor call in 32-bit sizes.
     if (small::potrf_composed(N) && small_fits(*lda)) {
+      const small::ThreadedSizeCall counted(true);
       const rt::ReentryScope inside;
       *info = static_cast<I>(small::potrf(VendorKernels<T, I>{}, to_uplo(uplo), N, a, *lda));
       return;

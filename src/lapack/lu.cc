@@ -26,8 +26,10 @@ template <typename T, typename I> void getrf(const I* m, const I* n, T* a, const
   else if (*lda < max1(M)) pos = 4;
   if (pos) return report<T>("getrf", pos, info);
   if (!to_hetla<T>(Routine::Getrf, product(M, N, std::min(M, N)))) {
-    // Where the vendor's getrf would start its thread pool: the single-threaded composition.
-    if (small::getrf_composed(M, N) && small_fits(*lda)) {
+    // Where the vendor's getrf would start its thread pool while another call
+    // may use it: the single-threaded composition.
+    const small::ThreadedSizeCall counted(small::getrf_composable(M, N) && small_fits(*lda));
+    if (counted.concurrent()) {
       const rt::ReentryScope inside;
       *info = static_cast<I>(small::getrf(VendorKernels<T, I>{}, M, N, a, *lda, ipiv));
       return;

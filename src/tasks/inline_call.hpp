@@ -40,6 +40,7 @@ inline constexpr int64_t kStackPivots = 256;
 /// composition of kernels/host/small_factor.hpp.
 template <typename T> int64_t inline_potrf(Uplo uplo, int64_t n, T* A, int64_t lda) {
   const rt::ReentryScope inside;
+  const small::ThreadedSizeCall counted(small::potrf_composed(n));
   const int64_t info = small::potrf_composed(n) ? small::potrf(small::BlasKernels<T>{}, uplo, n, A, lda)
                                                 : blas::potrf(uplo, n, A, lda);
   return info != 0 ? info : detail::nonfinite_pivot(n, A, lda);
@@ -52,9 +53,11 @@ template <typename T> int64_t inline_getrf(int64_t m, int64_t n, T* A, int64_t l
   lapack_int stack[detail::kStackPivots];
   std::vector<lapack_int> heap(k > detail::kStackPivots ? static_cast<std::size_t>(k) : 0);
   lapack_int* p = k > detail::kStackPivots ? heap.data() : stack;
-  // Where the vendor's getrf would start its thread pool: the single-threaded composition.
-  const int64_t info = small::getrf_composed(m, n) ? small::getrf(small::BlasKernels<T>{}, m, n, A, lda, p)
-                                                   : blas::getrf(m, n, A, lda, p);
+  // Where the vendor's getrf would start its thread pool while another call
+  // may use it: the single-threaded composition.
+  const small::ThreadedSizeCall counted(small::getrf_composable(m, n));
+  const int64_t info = counted.concurrent() ? small::getrf(small::BlasKernels<T>{}, m, n, A, lda, p)
+                                            : blas::getrf(m, n, A, lda, p);
   for (int64_t i = 0; i < k; ++i) ipiv[i] = p[i];
   return info;
 }

@@ -25,6 +25,7 @@
 //   int64_t getrf(int64_t m, int64_t n, T* A, int64_t lda, P* ipiv)  LAPACK's info and pivots (P: its integer)
 #pragma once
 #include <algorithm>
+#include <atomic>
 #include <complex>
 #include <cstdint>
 
@@ -55,10 +56,36 @@ inline constexpr int64_t kGetrfComposedMax = 256;
 template <typename T> inline constexpr int64_t kGemmSingleMax = is_complex_v<T> ? int64_t(1) << 15 : int64_t(1) << 18;
 template <typename T> inline constexpr int64_t kHerkSingleMax = is_complex_v<T> ? 4096 : 9000;
 
-/// Whether getrf of m x n runs the composition (else the vendor's getrf).
-inline bool getrf_composed(int64_t m, int64_t n) {
+/// Whether getrf of m x n may run the composition: the vendor would start
+/// its threads, and the composition takes the size.
+inline bool getrf_composable(int64_t m, int64_t n) {
   return m * n >= kGetrfThreadedFrom && m <= kGetrfComposedMax && n <= kGetrfComposedMax;
 }
+
+/// Calls in flight at sizes the vendor would thread (potrf and getrf that may
+/// be composed). getrf takes the composition only when it is not alone: by
+/// itself the vendor's threaded getrf is the faster (quiet, dgetrf 100-150:
+/// the composition 0.7-0.9x of its speed), while two callers queue on its
+/// pool's one lock (0.40x the throughput of one). The composed potrf is the
+/// faster either way (dpotrf 64 / 96 / 128: 9.7 / 19.9 / 44.5 us against
+/// 11.3 / 24.2 / 57.6) and only counts. Calls below those sizes do not touch it.
+inline std::atomic<int> threaded_size_calls{0};
+class ThreadedSizeCall {
+ public:
+  explicit ThreadedSizeCall(bool counts) : counts_(counts) {
+    if (counts_) threaded_size_calls.fetch_add(1, std::memory_order_relaxed);
+  }
+  ~ThreadedSizeCall() {
+    if (counts_) threaded_size_calls.fetch_sub(1, std::memory_order_relaxed);
+  }
+  ThreadedSizeCall(const ThreadedSizeCall&) = delete;
+  ThreadedSizeCall& operator=(const ThreadedSizeCall&) = delete;
+  /// Another such call is in flight in this process.
+  bool concurrent() const { return counts_ && threaded_size_calls.load(std::memory_order_relaxed) > 1; }
+
+ private:
+  bool counts_;
+};
 
 namespace detail {
 template <typename T> T conj_of(T x) {
