@@ -65,7 +65,6 @@ void Runtime::fetch_to_host(Handle* h, int row) {
 // resident is pinned and `wait_for_memory` (the copy engine staging a task),
 // waits for tasks staged or running on d to release their pins rather than
 // fail: only when nothing else holds pins is the device really too small.
-// The engine finishes the checkpoints it holds meanwhile (their pins count).
 void* Runtime::allocate_on(int d, std::size_t bytes, int row, bool wait_for_memory) {
   auto& dv = *devices_[static_cast<std::size_t>(d)];
   if (void* p = dv.allocate(bytes)) return p;
@@ -128,20 +127,11 @@ void* Runtime::allocate_on(int d, std::size_t bytes, int row, bool wait_for_memo
     }
     if (p) return p;
     if (e) {
-      Task* checkpoint = nullptr;
-      {
-        std::unique_lock<std::mutex> lk(e->mutex);
-        if (e->unpins != seen) continue;  // pins were released meanwhile: try again
-        if ((checkpoint = next_checkpoint(*e))) {  // this engine's own work holds those pins
-        } else if (e->active > 0) {
-          engine_wait(d, EngineEvent::Room, lk,
-                      [&] { return e->unpins != seen || !e->checkpoints.empty() || stop_.load(); });
-          if (!stop_.load()) continue;
-        }
-      }
-      if (checkpoint) {
-        finish_checkpoint(checkpoint, d);
-        continue;
+      std::unique_lock<std::mutex> lk(e->mutex);
+      if (e->unpins != seen) continue;  // pins were released meanwhile: try again
+      if (e->active > 0) {
+        engine_wait(d, EngineEvent::Room, lk, [&] { return e->unpins != seen || stop_.load(); });
+        if (!stop_.load()) continue;
       }
     }
     throw std::runtime_error(dv.name() + ": out of device memory (" + std::to_string(bytes) +

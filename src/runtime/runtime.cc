@@ -87,13 +87,19 @@ Runtime::Runtime(RuntimeConfig cfg)
   if (coop_) {
     for (int w = 1; w < num_workers_; ++w) coop_->start([this, w] { worker_loop(w); });
     for (int d = 1; d < static_cast<int>(engines_.size()); ++d)
-      if (has_engine(d)) coop_->start([this, d] { copy_loop(d); });
+      if (has_engine(d)) {
+        coop_->start([this, d] { copy_loop(d); });
+        coop_->start([this, d] { checkpoint_loop(d); });
+      }
     return;
   }
-  threads_.reserve(static_cast<std::size_t>(num_workers_ - 1) + engines_.size());
+  threads_.reserve(static_cast<std::size_t>(num_workers_ - 1) + 2 * engines_.size());
   for (int w = 1; w < num_workers_; ++w) threads_.emplace_back([this, w] { worker_loop(w); });
   for (int d = 1; d < static_cast<int>(engines_.size()); ++d)
-    if (has_engine(d)) threads_.emplace_back([this, d] { copy_loop(d); });
+    if (has_engine(d)) {
+      threads_.emplace_back([this, d] { copy_loop(d); });
+      threads_.emplace_back([this, d] { checkpoint_loop(d); });
+    }
 }
 
 Runtime::~Runtime() {
@@ -112,6 +118,7 @@ Runtime::~Runtime() {
     { std::lock_guard<std::mutex> lk(engines_[static_cast<std::size_t>(d)]->mutex); }  // a waiter saw stop_ or sleeps
     engine_notify(d, EngineEvent::Staged, true);
     engine_notify(d, EngineEvent::Room, true);
+    engine_notify(d, EngineEvent::Checkpoint, true);
   }
   for (auto& th : threads_) th.join();
   if (coop_) {

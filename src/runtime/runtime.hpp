@@ -231,13 +231,16 @@ class Runtime {
 
   /// Records every executed task and transfer into `rec` (nullptr stops).
   /// Rows [0, num_workers()) are the workers, then one row per accelerator's
-  /// copy engine (copy_engine_row()); the recorder needs num_trace_rows()
+  /// copy engine (copy_engine_row()), then one per accelerator's copy-out
+  /// thread (checkpoint_row()); the recorder needs num_trace_rows()
   /// buffers to hold the copy engines' transfers (with fewer, those are not
   /// recorded). It must outlive the recording.
   void set_trace(trace::Recorder* rec) { tracer_ = rec; }
-  int num_trace_rows() const { return num_workers_ + (copy_engines_on() ? num_devices() - 1 : 0); }
+  int num_trace_rows() const { return num_workers_ + (copy_engines_on() ? 2 * (num_devices() - 1) : 0); }
   /// Trace row of accelerator d's copy engine, or -1 when it has none.
   int copy_engine_row(int d) const { return has_engine(d) ? num_workers_ + d - 1 : -1; }
+  /// Trace row of accelerator d's copy-out thread (host checkpoints), or -1.
+  int checkpoint_row(int d) const { return has_engine(d) ? num_workers_ + num_devices() - 1 + d - 1 : -1; }
 
   /// This process's rank while a communicator is attached (CommScope), else 0.
   int comm_rank() const;
@@ -309,6 +312,7 @@ class Runtime {
   bool copy_engines_on() const { return !engines_.empty(); }
   bool has_engine(int d) const { return d > 0 && d < static_cast<int>(engines_.size()) && engines_[static_cast<std::size_t>(d)]; }
   void copy_loop(int d);
+  void checkpoint_loop(int d);
   void stage(Task* t, int d);
   Task* take_staged(int d);
   void request_write_backs(Task* t);
@@ -320,7 +324,7 @@ class Runtime {
   std::vector<Task*> take_checkpoints(int d, bool memory_lost);  // fail_device
   // A copy engine's condition variables, or under cooperative threads (a
   // simulation) their Threads channels; engine_wait releases lk while blocked.
-  enum class EngineEvent { Staged, Room, Fetch };
+  enum class EngineEvent { Staged, Room, Fetch, Checkpoint };
   void engine_wait(int d, EngineEvent ev, std::unique_lock<std::mutex>& lk, const std::function<bool()>& ready);
   void engine_notify(int d, EngineEvent ev, bool all = false);
 

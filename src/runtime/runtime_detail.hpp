@@ -151,6 +151,7 @@ struct alignas(64) CopyEngine {
   std::condition_variable staged_cv;  // workers: a staged task (or stop)
   std::condition_variable room_cv;    // the copy thread: work, room to stage, pins released (or stop)
   std::condition_variable fetch_cv;   // host workers: the write-back in flight finished
+  std::condition_variable checkpoint_cv;  // the copy-out thread: a checkpoint to copy (or stop)
   std::deque<Fetch> fetches;          // write-backs to the host requested for host tasks
   Task* fetching = nullptr;           // whose write-back is in flight
   std::deque<Task*> staged;           // inputs resident and pinned, in the order workers take them

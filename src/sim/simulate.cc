@@ -189,8 +189,9 @@ json simulate_in_engine(const MachineModel& model, const Request& req, int nodes
           rows.push_back(std::move(name));
         }
         if (rt.num_trace_rows() > rt.num_workers())  // a row per accelerator (none for a node's host cores)
-          for (int d = 1; d < rt.num_devices(); ++d)
-            rows.push_back(rt.device(d).name() + (rt.copy_engine_row(d) >= 0 ? " copy" : " (no copy engine)"));
+          for (const char* row : {" copy", " copy out"})
+            for (int d = 1; d < rt.num_devices(); ++d)
+              rows.push_back(rt.device(d).name() + (rt.copy_engine_row(d) >= 0 ? row : " (no copy engine)"));
         // Time stamps are absolute virtual seconds (SimClock): from the
         // routine's start, as the predicted seconds are.
         for (const trace::Event& e : recorder->events())

@@ -249,7 +249,7 @@ TEST(Cli, SimulateWritesTheTraceOfTheSimulatedRun) {
     end = std::max(end, e.at("ts").get<double>() + e.at("dur").get<double>());
     if (e.at("cat") != "transfer") ++tasks[tid];
   }
-  ASSERT_EQ(rows.size(), 14u) << "2 cores, 6 K20c and their 6 copy engines";
+  ASSERT_EQ(rows.size(), 20u) << "2 cores, 6 K20c, their 6 copy engines and 6 copy-out threads";
   int gpus = 0, engines = 0, cpu_tasks = 0;
   for (const auto& [tid, name] : rows) {
     if (name.find("[k20c") != std::string::npos) {
@@ -262,7 +262,7 @@ TEST(Cli, SimulateWritesTheTraceOfTheSimulatedRun) {
     }
   }
   EXPECT_EQ(gpus, 6);
-  EXPECT_EQ(engines, 6);
+  EXPECT_EQ(engines, 12);
   EXPECT_GT(cpu_tasks, 0) << "the panel (potrf) runs on the cores";
   EXPECT_NEAR(end, out.at("seconds").get<double>() * 1e6, 0.01);
 
@@ -272,7 +272,7 @@ TEST(Cli, SimulateWritesTheTraceOfTheSimulatedRun) {
   EXPECT_EQ(svg.rfind("<svg ", 0), 0u);
   EXPECT_NE(svg.find("hetla simulate potrf"), std::string::npos);
   const std::vector<int> per_row = svg_rects_per_row(svg);
-  ASSERT_EQ(per_row.size(), 14u);
+  ASSERT_EQ(per_row.size(), 20u);
   for (std::size_t i = 2; i < per_row.size(); ++i) EXPECT_GT(per_row[i], 0) << "row " << i;  // GPUs, copies
 
   // rejected before the run, as bench's

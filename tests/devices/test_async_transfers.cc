@@ -147,11 +147,13 @@ TEST_F(AsyncTransfers, TraceShowsCopiesOverlappingKernels) {
   rc.num_workers = 1;
   rc.pin_threads = false;
   rc.prefetch_depth = 2;
-  // Host checkpoints copy each result out on the device's worker (recovery.cc):
-  // off here, where every copy must be the copy engine's.
+  // Host checkpoints copy each result out on the device's copy-out thread
+  // (copy_engine.cc, a row of its own): off here, where every copy must be
+  // the copy engine's.
   rc.host_checkpoints = false;
   rt::Runtime runtime(rc);
-  ASSERT_EQ(runtime.num_trace_rows(), runtime.num_workers() + 1);
+  ASSERT_EQ(runtime.num_trace_rows(), runtime.num_workers() + 2);
+  ASSERT_EQ(runtime.checkpoint_row(1), runtime.num_workers() + 1);
   const int copy_row = runtime.copy_engine_row(1);
   ASSERT_EQ(copy_row, runtime.num_workers());
   int dev_row = -1;

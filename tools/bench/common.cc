@@ -28,7 +28,7 @@ TraceCapture* TraceCapture::active() { return g_active && g_active != g_paused ?
 void TraceCapture::begin() {
   std::lock_guard<std::recursive_mutex> lock(detail::call_mutex());
   rt::Runtime& runtime = detail::runtime();
-  const int rows = runtime.num_trace_rows();  // the workers, then each accelerator's copy engine
+  const int rows = runtime.num_trace_rows();  // the workers, then each accelerator's copy engine and copy-out thread
   if (!rec_ || rec_->num_workers() != rows) rec_ = std::make_unique<trace::Recorder>(rows);
   if (static_cast<int>(row_names_.size()) != rows) {
     row_names_.clear();
@@ -39,6 +39,8 @@ void TraceCapture::begin() {
     }
     for (int d = 1; d < runtime.num_devices(); ++d)
       if (runtime.copy_engine_row(d) >= 0) row_names_.push_back(runtime.device(d).name() + " copy");
+    for (int d = 1; d < runtime.num_devices(); ++d)
+      if (runtime.checkpoint_row(d) >= 0) row_names_.push_back(runtime.device(d).name() + " copy out");
   }
   rec_->restart();
   runtime.reset_stats();
