@@ -110,20 +110,16 @@ void Runtime::checkpoint_loop(int d) {
     {
       std::unique_lock<std::mutex> lk(e.mutex);
       engine_wait(d, EngineEvent::Checkpoint, lk, [&] { return stop_.load() || !e.checkpoints.empty(); });
-      t = next_checkpoint(e);
+      if (!e.checkpoints.empty()) {
+        t = e.checkpoints.front();
+        e.checkpoints.pop_front();
+        e.checkpointing = t;
+        e.checkpointer = std::this_thread::get_id();
+      }
     }
     if (!t) return;  // stopped: no task is in flight then, so none is left
     finish_checkpoint(t, d);
   }
-}
-
-Task* Runtime::next_checkpoint(CopyEngine& e) {
-  if (e.checkpoints.empty()) return nullptr;
-  Task* t = e.checkpoints.front();
-  e.checkpoints.pop_front();
-  e.checkpointing = t;
-  e.checkpointer = std::this_thread::get_id();
-  return t;
 }
 
 // The rest of execute() for a task handed to the engine: its writes reach the

@@ -319,7 +319,6 @@ class Runtime {
   void settle_write_backs(Task* t);
   void write_back(Handle* h, int row);
   void hand_checkpoint(Task* t, int d);  // the engine checkpoints t's writes, then releases t
-  Task* next_checkpoint(detail::CopyEngine& e);  // e.mutex held; null: none
   void finish_checkpoint(Task* t, int d);
   std::vector<Task*> take_checkpoints(int d, bool memory_lost);  // fail_device
   // A copy engine's condition variables, or under cooperative threads (a

@@ -184,7 +184,7 @@ Task* Runtime::execute(Task* t, int worker, Streak* streak) {
   if (t->est_ns != 0)  // only placement (several devices) counts queued work
     queues_[static_cast<std::size_t>(t->device)]->load_ns.fetch_sub(t->est_ns, std::memory_order_relaxed);
   if (checkpoint) {  // the body stays: the task runs again if d's memory is lost before its copy
-    t->pinned = pinned;
+    t->pinned = pinned;  // prepare_data may have pinned more: finish_checkpoint releases them all
     hand_checkpoint(t, d);
     return nullptr;
   }
