@@ -76,19 +76,6 @@ int to_int(int64_t v, const Origin& o, const char* what) {
 }
 
 /// "cuda: no CUDA device found (…)" unless the runtime sees at least one GPU.
-int visible_device_count() {
-  int count = 0;
-  cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();
-    std::string hint;
-    if (e == cudaErrorInsufficientDriver)
-      hint = "; no NVIDIA driver is loaded, or it is older than this CUDA runtime";
-    throw std::invalid_argument("cuda: no CUDA device found (cudaGetDeviceCount: " + cuda_error_text(e) + hint + ")");
-  }
-  if (count <= 0) throw std::invalid_argument("cuda: no CUDA device found (cudaGetDeviceCount: 0 devices)");
-  return count;
-}
 
 }  // namespace
 
@@ -201,7 +188,7 @@ CudaDevice::CudaDevice(int ordinal, CudaConfig cfg)
     : Device(Kind::Cuda, "cuda" + std::to_string(ordinal)), ordinal_(ordinal), cfg_(cfg), serial_(g_serials++) {
   if (cfg_.workers < 1 || cfg_.workers > kMaxWorkers)
     throw std::invalid_argument(name() + ": workers must be in [1, " + std::to_string(kMaxWorkers) + "]");
-  const int count = visible_device_count();
+  const int count = visible_cuda_device_count();
   if (ordinal < 0 || ordinal >= count)
     throw std::invalid_argument("cuda: device " + std::to_string(ordinal) + " does not exist (" +
                                 std::to_string(count) + " CUDA device" + (count == 1 ? "" : "s") + " visible)");
@@ -637,49 +624,5 @@ void CudaDevice::laswp_t(int64_t cols, int64_t ntiles, T* const* tiles, const in
                                        const int64_t*);
 HETLA_FOR_EACH_PRECISION(HETLA_CUDA_INSTANTIATE)
 #undef HETLA_CUDA_INSTANTIATE
-
-// ------------------------------------------------------------------ discovery
-
-std::vector<std::shared_ptr<Device>> make_cuda_devices(const std::string& which, const CudaConfig& cfg) {
-  // The spelling is checked first, so a bad list reads the same with or without a GPU.
-  const bool all = which == "all";
-  int index = -1;
-  if (!all) {
-    const bool digits = !which.empty() && which.size() <= 6 &&
-                        std::all_of(which.begin(), which.end(), [](char c) { return c >= '0' && c <= '9'; });
-    if (!digits) throw std::invalid_argument("cuda: device '" + which + "' is not an index (0, 1, ...) or 'all'");
-    index = std::stoi(which);
-  }
-  const int count = visible_device_count();
-  if (!all && index >= count)
-    throw std::invalid_argument("cuda: device " + which + " does not exist (" + std::to_string(count) +
-                                " CUDA device" + (count == 1 ? "" : "s") + " visible)");
-  std::vector<std::shared_ptr<Device>> out;
-  for (int d = all ? 0 : index; d < (all ? count : index + 1); ++d) out.push_back(std::make_shared<CudaDevice>(d, cfg));
-  return out;
-}
-
-std::vector<DeviceInfo> probe_cuda_devices() {
-  std::vector<DeviceInfo> out;
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return out;
-  }
-  int driver = 0;
-  if (cudaDriverGetVersion(&driver) != cudaSuccess) (void)cudaGetLastError(), driver = 0;
-  for (int d = 0; d < count; ++d) {
-    cudaDeviceProp prop{};
-    if (cudaGetDeviceProperties(&prop, d) != cudaSuccess) {
-      (void)cudaGetLastError();
-      continue;
-    }
-    std::string detail = "compute capability " + std::to_string(prop.major) + "." + std::to_string(prop.minor) + ", " +
-                         std::to_string(prop.multiProcessorCount) + " SMs";
-    if (driver > 0) detail += ", driver " + std::to_string(driver / 1000) + "." + std::to_string(driver % 1000 / 10);
-    out.push_back({"cuda", d, prop.name, prop.totalGlobalMem, detail});
-  }
-  return out;
-}
 
 }  // namespace hetla::dev

@@ -101,5 +101,8 @@ class CudaDevice final : public Device {
 std::vector<std::shared_ptr<Device>> make_cuda_devices(const std::string& which, const CudaConfig& cfg = {});
 /// GPUs visible to CUDA, for `hetla info` (empty when no GPU or driver).
 std::vector<DeviceInfo> probe_cuda_devices();
+/// The number of CUDA devices this process sees; throws std::invalid_argument
+/// (with the driver's reason) when there are none.
+int visible_cuda_device_count();
 
 }  // namespace hetla::dev
