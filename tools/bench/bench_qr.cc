@@ -125,7 +125,11 @@ const Registrar reg_geqrf(
      .summary = "Householder QR factorization A = Q R (LAPACK storage), m x n (-m, default n)",
      .options = kQrOptions | kOptVariableTiles},
     []<typename T>(const BenchConfig& c) { return run_geqrf<T>(c); },
-    [](const BenchConfig& c) { return mn_bytes(c, c.check ? 4 : 2); });  // A0, A; the check adds Q R and Q
+    [](const BenchConfig& c) {  // A0, A; the check: Q R (m x n), Q (m x k), Q^H Q; the GEMM rate: m k + k n + m n
+      const double m = static_cast<double>(rows_of(c)), n = static_cast<double>(c.n), k = std::min(m, n);
+      return scalar_bytes(c.precision, 2 * m * n + (c.check ? m * n + m * k + k * k : 0) +
+                                           (c.baseline ? m * k + k * n + m * n : 0));
+    });
 
 const Registrar reg_gels({.name = "gels",
                           .summary = "least squares / minimum norm solution of A X = B via QR (LQ if m < n)",

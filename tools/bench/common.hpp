@@ -180,14 +180,17 @@ void time_against_vendor(const BenchConfig& c, LinalgResult& r, Reset&& reset, W
 /// GEMM updates.
 template <typename T> void measure_gemm_rate(const BenchConfig& c, LinalgResult& r, int64_t m, int64_t n) {
   if (!c.baseline) return;
-  const auto A = bench::random_matrix<T>(m, n, m, 11), B = bench::random_matrix<T>(n, n, n, 12);
+  // Inner dimension min(m, n), the factorizations' update rank order: a
+  // wide 500 x 20000 must not time a 500 x 20000 x 20000 product.
+  const int64_t k = std::min(m, n), ldb = std::max<int64_t>(1, k);
+  const auto A = bench::random_matrix<T>(m, k, m, 11), B = bench::random_matrix<T>(k, n, ldb, 12);
   std::vector<T> C(static_cast<std::size_t>(m * n));
   const double seconds = with_vendor_threads(c.threads, [&] {
     return best_time(
         c.repeat, [] {},
-        [&] { blas::gemm(Op::NoTrans, Op::NoTrans, m, n, n, T(1), A.data(), m, B.data(), n, T(0), C.data(), m); });
+        [&] { blas::gemm(Op::NoTrans, Op::NoTrans, m, n, k, T(1), A.data(), m, B.data(), ldb, T(0), C.data(), m); });
   });
-  const double flops = (is_complex_v<T> ? 8.0 : 2.0) * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(n);
+  const double flops = (is_complex_v<T> ? 8.0 : 2.0) * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
   if (seconds > 0) r.gemm_gflops = flops / seconds / 1e9;
 }
 
