@@ -89,7 +89,9 @@ TYPED_TEST(InlineCalls, ComposedPotrfMatchesTheVendor) {
       for (int64_t j = 0; j < n; ++j)
         for (int64_t i = 0; i < lda; ++i) {
           const std::size_t at = static_cast<std::size_t>(i + j * lda);
-          if (i >= n || (uplo == Uplo::Lower ? i < j : i > j)) ASSERT_EQ(inl[at], A0[at]) << i << "," << j;
+          if (i >= n || (uplo == Uplo::Lower ? i < j : i > j)) {
+            ASSERT_EQ(inl[at], A0[at]) << i << "," << j;
+          }
           diff = std::max(diff, std::abs(inl[at] - vendor[at]));
           scale = std::max(scale, std::abs(vendor[at]));
         }
@@ -172,8 +174,9 @@ TYPED_TEST(InlineCalls, ComposedGetrfMatchesTheVendor) {
         scale = std::max(scale, std::abs(vendor[i]));
       }
       EXPECT_LE(diff, 1000 * std::numeric_limits<R>::epsilon() * scale);
-      if (zero_col < 0)
+      if (zero_col < 0) {
         EXPECT_LT(bench::getrf_residual(m, n, A0.data(), lda, inl.data(), lda, ipiv.data()), bench::kResidualThreshold);
+      }
     }
 }
 

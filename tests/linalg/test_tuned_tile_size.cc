@@ -114,7 +114,9 @@ TEST_F(TunedTileSize, TheVariableScheduleFollowsTheTunedSizes) {
   EXPECT_EQ(s.sizes.front(), 320);
   int64_t pos = 0;
   for (std::size_t i = 0; i < s.sizes.size(); ++i) {
-    if (pos >= 2100 && i + 1 < s.sizes.size()) EXPECT_LE(s.sizes[i], 96) << "tile at column " << pos;
+    if (pos >= 2100 && i + 1 < s.sizes.size()) {
+      EXPECT_LE(s.sizes[i], 96) << "tile at column " << pos;
+    }
     pos += s.sizes[i];
   }
   EXPECT_EQ(pos, 3000);

@@ -52,7 +52,9 @@ TEST(ThisMachine, ModelFileRoundTrip) {
   EXPECT_TRUE(sourced);
   for (std::size_t k = 1; k < kKernels; ++k) {
     EXPECT_EQ(back.host.curves[k][1].points, m.host.curves[k][1].points) << model_kernel_name(k);
-    if (k < kDeviceKernels) EXPECT_EQ(back.devices[0].rates.curves[k][1].points, m.devices[0].rates.curves[k][1].points);
+    if (k < kDeviceKernels) {
+      EXPECT_EQ(back.devices[0].rates.curves[k][1].points, m.devices[0].rates.curves[k][1].points);
+    }
   }
   const Request r = potrf_request(1024, 128);
   const Result a = simulate(m, r), b = simulate(back, r);

@@ -217,7 +217,10 @@ Record make_record(const BenchConfig& c, const LinalgResult& r) {
     for (std::size_t i = 0; i < r.tile_schedule.size();) {
       std::size_t j = i;
       while (j < r.tile_schedule.size() && r.tile_schedule[j] == r.tile_schedule[i]) ++j;
-      s += (s.empty() ? "" : ",") + std::to_string(r.tile_schedule[i]) + "x" + std::to_string(j - i);
+      if (!s.empty()) s += ',';  // appended piecewise: GCC 12's -Wrestrict misfires on "," + std::string&&
+      s += std::to_string(r.tile_schedule[i]);
+      s += 'x';
+      s += std::to_string(j - i);
       i = j;
     }
     rec.add("tile_schedule", s, "tiles");
