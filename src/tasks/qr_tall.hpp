@@ -149,6 +149,20 @@ template <typename T> struct TallPanel {
 /// are single tasks and whose products over the whole height (the left
 /// half's reflectors applied to the right half, and V1^H V2 for T12) are one
 /// task per row block, reduced by one more.
+///
+/// Why a leaf stays one task over the whole height (measured 2026-11-26, one
+/// core, double, 20000 rows, load 5-7, best of 7): a TSQR leaf (row blocks
+/// factored apart, their R combined by a tree) must rebuild LAPACK's
+/// Householder vectors for geqrf's output and for the block reflector of the
+/// update (Householder reconstruction); LAPACK's getsqrhrt, which does that
+/// with blocks of 2048 rows, takes 3.2-3.9 ms for 16 columns against
+/// 1.3-1.6 ms for geqrt_recursive, and 32-36 ms against 14-15 ms for 64, so
+/// on 2 cores even a perfectly parallel tree is no faster and takes the
+/// other core's update work. Factoring the leaf column by column with one
+/// task per group of row blocks per phase (norm, v^H A, rank-one update:
+/// the same reflectors, no extra flops) costs 1.5x the leaf on one worker
+/// (task overhead, 4 phases a column) and was no faster on two (2.3 ms
+/// against 1.3-1.8 ms for 20000 x 16; branch tallqr-colleaf).
 template <typename T>
 void tall_panel_node(rt::Runtime& rt, const std::shared_ptr<const TallPanel<T>>& sp, int64_t c0, int64_t w) {
   const TallPanel<T>& P = *sp;  // the tasks share it
