@@ -162,7 +162,7 @@ template <typename T> struct TallPanel {
 /// task per group of row blocks per phase (norm, v^H A, rank-one update:
 /// the same reflectors, no extra flops) costs 1.5x the leaf on one worker
 /// (task overhead, 4 phases a column) and was no faster on two (2.3 ms
-/// against 1.3-1.8 ms for 20000 x 16; branch tallqr-colleaf).
+/// against 1.3-1.8 ms for 20000 x 16).
 template <typename T>
 void tall_panel_node(rt::Runtime& rt, const std::shared_ptr<const TallPanel<T>>& sp, int64_t c0, int64_t w) {
   const TallPanel<T>& P = *sp;  // the tasks share it
