@@ -7,11 +7,13 @@
 #include <cstdint>
 
 #include "kernels/host/small_factor.hpp"
+#include "kernels/host/small_qr.hpp"
 #include "lapack/fortran.hpp"
 
 namespace hetla::lapack {
 
-/// The vendor calls of small::potrf and small::getrf (kernels/host/small_factor.hpp) through
+/// The vendor calls of small::potrf, small::getrf (kernels/host/small_factor.hpp) and
+/// small::geqrf (kernels/host/small_qr.hpp) through
 /// the explicit vendor table, in the integer width I of the name called.
 template <typename T, typename I> struct VendorKernels {
   using R = real_t<T>;
@@ -50,6 +52,20 @@ template <typename T, typename I> struct VendorKernels {
     I info = 0;
     f(&M, &N, A, &LDA, Pivots<I>{ipiv, std::min(m, n)}, &info);
     return info;
+  }
+  void geqr2(int64_t m, int64_t n, T* A, int64_t lda, T* tau, T* work) const {
+    static const Vendor<void(const I*, const I*, T*, const I*, T*, T*, I*)> f(routine_name<T>("geqr2"));
+    const I M = static_cast<I>(m), N = static_cast<I>(n), LDA = static_cast<I>(lda);
+    I info = 0;
+    f(&M, &N, A, &LDA, tau, work, &info);
+  }
+  void larft(int64_t m, int64_t k, const T* V, int64_t ldv, const T* tau, T* Tm, int64_t ldt) const {
+    static const Vendor<void(const char*, const char*, const I*, const I*, const T*, const I*, const T*, T*, const I*,
+                             flen, flen)>
+        f(routine_name<T>("larft"));
+    const char direct = 'F', storev = 'C';
+    const I N = static_cast<I>(m), K = static_cast<I>(k), LDV = static_cast<I>(ldv), LDT = static_cast<I>(ldt);
+    f(&direct, &storev, &N, &K, V, &LDV, tau, Tm, &LDT, flen{1}, flen{1});
   }
 };
 

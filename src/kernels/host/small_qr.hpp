@@ -1,0 +1,99 @@
+// Householder QR of a small matrix that stays in the calling thread. Up to
+// 128 columns the vendor's geqrf runs LAPACK's unblocked geqr2, whose ?larf
+// calls ?gemv and ?ger/?gerc on the whole trailing matrix; OpenBLAS 0.3.21
+// (pthreads) runs those on its thread pool once m (n - 1) passes about 8192
+// (real) or 4096 (complex) (measured with the pool's CPU time, getrusage
+// SELF - THREAD: dgeqrf 90 x 90 and 256 x 32 single, 96 x 95 and 256 x 36
+// threaded; zgeqrf 64 x 64 and 512 x 8 single, 80 x 80 threaded). There the
+// threads cost more than they bring and make the time erratic (idle machine,
+// 2000 calls: z96 380-835 us, z128 690-1480 us run to run), and two callers
+// queue on the pool's one lock. So above that size the factorization is
+// composed here, as LAPACK's blocked geqrf, of vendor calls at sizes OpenBLAS
+// runs single-threaded: geqr2 on panels of kGeqrfPanel columns (narrower
+// where the panel is tall, so its ?larf stays below the thresholds), larft for
+// the panel's T, and the trailing update C := H^H C = C - V (T^H (V^H C)) as
+// three gemm products (gemm_single's blocks: m n k <= 64^3, complex 32^3).
+// The result is LAPACK's layout: R on and above the diagonal, the reflectors
+// below it, tau as geqrf's (ormqr, orgqr/ungqr take it as the vendor's).
+// One template for s, d, c, z; the vendor entry points come from `K`, as in
+// small_factor.hpp (C++ API: LAPACKE/CBLAS; Fortran names: the vendor table).
+//
+// K provides, beside small_factor.hpp's gemm (C -= op(A) op(B)):
+//   void geqr2(int64_t m, int64_t n, T* A, int64_t lda, T* tau, T* work)    work: n entries
+//   void larft(int64_t m, int64_t k, const T* V, int64_t ldv, const T* tau, T* Tm, int64_t ldt)
+//                                              forward, columnwise: the upper triangle of Tm
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/host/lapack_qr.hpp"
+#include "kernels/host/small_factor.hpp"
+
+namespace hetla::small {
+
+/// m (n - 1) from which the vendor's ?larf (in geqr2) starts its threads:
+/// the ?ger threshold of OpenBLAS's interface (2048 x GEMM_MULTITHREAD_-
+/// THRESHOLD 4 for real; complex ?gemv from 1024 x 4), s and c as d and z.
+template <typename T> inline constexpr int64_t kGeqr2SingleMax = is_complex_v<T> ? 4095 : 8192;
+/// Panel width of the composition; the largest side it takes.
+inline constexpr int64_t kGeqrfPanel = 32;
+inline constexpr int64_t kGeqrfComposedMax = 512;
+
+/// Whether geqrf of m x n runs the composition (else the vendor's geqrf):
+/// the vendor's geqr2 would start its threads, and the composition takes
+/// the size (its panels at least 8 wide: m <= 512).
+template <typename T> bool geqrf_composed(int64_t m, int64_t n) {
+  return n > 1 && m * (n - 1) > kGeqr2SingleMax<T> && m <= kGeqrfComposedMax && n <= kGeqrfComposedMax;
+}
+
+/// A = Q R of m x n in LAPACK's storage (geqrf's A and tau, min(m, n)
+/// entries), LAPACK's blocked algorithm on single-threaded vendor calls.
+template <typename T, typename K> void geqrf(const K& k, int64_t m, int64_t n, T* A, int64_t lda, T* tau) {
+  const int64_t mn = std::min(m, n);
+  if (!geqrf_composed<T>(m, n)) {
+    std::vector<T> work(static_cast<std::size_t>(std::max<int64_t>(n, 1)));
+    return k.geqr2(m, n, A, lda, tau, work.data());
+  }
+  // The panel as wide as kGeqrfPanel, narrower while its first ?larf (m x
+  // (nb - 1)) would reach the threads.
+  const int64_t nb = std::clamp<int64_t>(kGeqr2SingleMax<T> / m, 2, kGeqrfPanel);
+  // Workspace: V (m x nb, the panel's reflectors with their unit diagonal
+  // and zeros above it, for a plain gemm), T (nb x nb, zero below its
+  // diagonal), W and TW (nb x n), and geqr2's nb entries.
+  std::vector<T> buf(static_cast<std::size_t>(m * nb + nb * nb + 2 * nb * n + nb));
+  T* V = buf.data();
+  T* Tm = V + m * nb;
+  T* W = Tm + nb * nb;
+  T* TW = W + nb * n;
+  T* work = TW + nb * n;
+  for (int64_t i = 0; i < mn; i += nb) {
+    const int64_t jb = std::min(nb, mn - i), mp = m - i, n2 = n - i - jb;
+    T* P = A + i + i * lda;
+    k.geqr2(mp, jb, P, lda, tau + i, work);
+    if (n2 == 0) continue;
+    for (int64_t j = 0; j < jb; ++j)
+      for (int64_t r = 0; r < mp; ++r) V[r + j * mp] = r < j ? T(0) : r == j ? T(1) : P[r + j * lda];
+    std::fill(Tm, Tm + jb * jb, T(0));
+    k.larft(mp, jb, V, mp, tau + i, Tm, jb);
+    // C := H^H C = C - V T^H V^H C on the columns right of the panel:
+    // W = -(V^H C), TW = -(T^H W) = T^H V^H C, C -= V TW.
+    T* C = P + jb * lda;
+    std::fill(W, W + jb * n2, T(0));
+    std::fill(TW, TW + jb * n2, T(0));
+    detail::gemm_single(k, Op::ConjTrans, Op::NoTrans, jb, n2, mp, V, mp, C, lda, W, jb);
+    detail::gemm_single(k, Op::ConjTrans, Op::NoTrans, jb, n2, jb, Tm, jb, W, jb, TW, jb);
+    detail::gemm_single(k, Op::NoTrans, Op::NoTrans, mp, n2, jb, V, mp, TW, jb, C, lda);
+  }
+}
+
+/// K of the C++ API for geqrf: small_factor.hpp's, with LAPACKE's geqr2 and
+/// larft (inside a ReentryScope, as there).
+template <typename T> struct BlasQrKernels : BlasKernels<T> {
+  void geqr2(int64_t m, int64_t n, T* A, int64_t lda, T* tau, T* work) const { blas::geqr2(m, n, A, lda, tau, work); }
+  void larft(int64_t m, int64_t k, const T* V, int64_t ldv, const T* tau, T* Tm, int64_t ldt) const {
+    blas::larft(m, k, V, ldv, tau, Tm, ldt);
+  }
+};
+
+}  // namespace hetla::small
