@@ -59,14 +59,6 @@ template <typename T, typename I> struct VendorKernels {
     I info = 0;
     f(&M, &N, A, &LDA, tau, work, &info);
   }
-  void larft(int64_t m, int64_t k, const T* V, int64_t ldv, const T* tau, T* Tm, int64_t ldt) const {
-    static const Vendor<void(const char*, const char*, const I*, const I*, const T*, const I*, const T*, T*, const I*,
-                             flen, flen)>
-        f(routine_name<T>("larft"));
-    const char direct = 'F', storev = 'C';
-    const I N = static_cast<I>(m), K = static_cast<I>(k), LDV = static_cast<I>(ldv), LDT = static_cast<I>(ldt);
-    f(&direct, &storev, &N, &K, V, &LDV, tau, Tm, &LDT, flen{1}, flen{1});
-  }
 };
 
 /// Whether a call with leading dimension lda may take the composition: its

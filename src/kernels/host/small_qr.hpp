@@ -4,15 +4,18 @@
 // (pthreads) runs those on its thread pool once m (n - 1) passes about 8192
 // (real) or 4096 (complex) (measured with the pool's CPU time, getrusage
 // SELF - THREAD: dgeqrf 90 x 90 and 256 x 32 single, 96 x 95 and 256 x 36
-// threaded; zgeqrf 64 x 64 and 512 x 8 single, 80 x 80 threaded). There the
+// threaded; zgeqrf 64 x 64 and 512 x 8 single, 80 x 80 threaded; a grid of
+// m x n, n = 8..128, puts the edge at m (n - 1) = 7.7-8.8 k, complex
+// 4.0-4.4 k; tall panels of 2 or 3 columns stay single). There the
 // threads cost more than they bring and make the time erratic (idle machine,
 // 2000 calls: z96 380-835 us, z128 690-1480 us run to run), and two callers
 // queue on the pool's one lock. So above that size the factorization is
 // composed here, as LAPACK's blocked geqrf, of vendor calls at sizes OpenBLAS
 // runs single-threaded: geqr2 on panels of kGeqrfPanel columns (narrower
-// where the panel is tall, so its ?larf stays below the thresholds), larft for
-// the panel's T, and the trailing update C := H^H C = C - V (T^H (V^H C)) as
-// three gemm products (gemm_single's blocks: m n k <= 64^3, complex 32^3).
+// where the panel is tall, so its ?larf stays below the thresholds), the
+// panel's T as larft's (from one gemm, V^H V), and the trailing update
+// C := H^H C = C - V (T^H (V^H C)) as three gemm products (gemm_single's
+// blocks: m n k <= 64^3, complex 32^3).
 // The result is LAPACK's layout: R on and above the diagonal, the reflectors
 // below it, tau as geqrf's (ormqr, orgqr/ungqr take it as the vendor's).
 // One template for s, d, c, z; the vendor entry points come from `K`, as in
@@ -20,8 +23,6 @@
 //
 // K provides, beside small_factor.hpp's gemm (C -= op(A) op(B)):
 //   void geqr2(int64_t m, int64_t n, T* A, int64_t lda, T* tau, T* work)    work: n entries
-//   void larft(int64_t m, int64_t k, const T* V, int64_t ldv, const T* tau, T* Tm, int64_t ldt)
-//                                              forward, columnwise: the upper triangle of Tm
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -36,16 +37,47 @@ namespace hetla::small {
 /// the ?ger threshold of OpenBLAS's interface (2048 x GEMM_MULTITHREAD_-
 /// THRESHOLD 4 for real; complex ?gemv from 1024 x 4), s and c as d and z.
 template <typename T> inline constexpr int64_t kGeqr2SingleMax = is_complex_v<T> ? 4095 : 8192;
-/// Panel width of the composition; the largest side it takes.
-inline constexpr int64_t kGeqrfPanel = 32;
+/// Panel width of the composition (measured, thread CPU time, 8 / 16 / 32:
+/// dgeqrf 128 x 128 215 / 207 / 232 us, 160 x 160 379 / 355 / 409; zgeqrf
+/// 96 x 96 199 / 225 / 296, 160 x 160 792 / 940 / 1057; the vendor's geqr2 on
+/// one thread 318, 558, 262, 1492), and the largest side it takes.
+template <typename T> inline constexpr int64_t kGeqrfPanel = is_complex_v<T> ? 8 : 16;
 inline constexpr int64_t kGeqrfComposedMax = 512;
 
 /// Whether geqrf of m x n runs the composition (else the vendor's geqrf):
 /// the vendor's geqr2 would start its threads, and the composition takes
-/// the size (its panels at least 8 wide: m <= 512).
+/// the size (m <= 512: panels at least 7 wide).
 template <typename T> bool geqrf_composed(int64_t m, int64_t n) {
   return n > 1 && m * (n - 1) > kGeqr2SingleMax<T> && m <= kGeqrfComposedMax && n <= kGeqrfComposedMax;
 }
+
+namespace detail {
+/// larft's T (forward, columnwise; k x k upper triangular, zero below) of
+/// the k reflectors in V (m x k, unit diagonal and zeros above it stored):
+/// T(0:i, i) = -tau(i) T(0:i, 0:i) V(:, 0:i)^H V(:, i), the inner products
+/// by one gemm (G = -V^H V, the k x k x m flops of larft's gemvs) and the
+/// triangular products (k^3 / 6) by loops. The vendor's larft (dgemv, dtrmv
+/// per column) took 4-5x as long here: 96 x 32, d, 64 us a panel, its trmv
+/// on the thread pool.
+template <typename T, typename K>
+void qr_triangle(const K& k_, int64_t m, int64_t k, const T* V, int64_t ldv, const T* tau, T* Tm, int64_t ldt) {
+  std::fill(Tm, Tm + k * ldt, T(0));
+  gemm_single(k_, Op::ConjTrans, Op::NoTrans, k, k, m, V, ldv, V, ldv, Tm, ldt);  // below: -V^H V, above: T
+  for (int64_t i = 0; i < k; ++i) {
+    // Column i above the diagonal holds -V(:, 0:i)^H V(:, i) = -G(0:i, i);
+    // T(r, i) = -tau(i) sum_{c = r..i-1} T(r, c) G(c, i), rows from the top
+    // (T(r, c), c > r, of earlier columns are final; G(c, i), c >= r, not yet overwritten).
+    T* ti = Tm + i * ldt;
+    for (int64_t r = 0; r < i; ++r) {
+      T s(0);
+      for (int64_t c = r; c < i; ++c) s += Tm[r + c * ldt] * ti[c];
+      ti[r] = tau[i] * s;
+    }
+    ti[i] = tau[i];
+  }
+  for (int64_t j = 0; j < k; ++j) std::fill(Tm + j + 1 + j * ldt, Tm + k + j * ldt, T(0));
+}
+}  // namespace detail
 
 /// A = Q R of m x n in LAPACK's storage (geqrf's A and tau, min(m, n)
 /// entries), LAPACK's blocked algorithm on single-threaded vendor calls.
@@ -55,9 +87,9 @@ template <typename T, typename K> void geqrf(const K& k, int64_t m, int64_t n, T
     std::vector<T> work(static_cast<std::size_t>(std::max<int64_t>(n, 1)));
     return k.geqr2(m, n, A, lda, tau, work.data());
   }
-  // The panel as wide as kGeqrfPanel, narrower while its first ?larf (m x
+  // The panel as wide as kGeqrfPanel, narrower where its first ?larf (m x
   // (nb - 1)) would reach the threads.
-  const int64_t nb = std::clamp<int64_t>(kGeqr2SingleMax<T> / m, 2, kGeqrfPanel);
+  const int64_t nb = std::clamp<int64_t>(kGeqr2SingleMax<T> / m, 2, kGeqrfPanel<T>);
   // Workspace: V (m x nb, the panel's reflectors with their unit diagonal
   // and zeros above it, for a plain gemm), T (nb x nb, zero below its
   // diagonal), W and TW (nb x n), and geqr2's nb entries.
@@ -74,8 +106,7 @@ template <typename T, typename K> void geqrf(const K& k, int64_t m, int64_t n, T
     if (n2 == 0) continue;
     for (int64_t j = 0; j < jb; ++j)
       for (int64_t r = 0; r < mp; ++r) V[r + j * mp] = r < j ? T(0) : r == j ? T(1) : P[r + j * lda];
-    std::fill(Tm, Tm + jb * jb, T(0));
-    k.larft(mp, jb, V, mp, tau + i, Tm, jb);
+    detail::qr_triangle(k, mp, jb, V, mp, tau + i, Tm, jb);
     // C := H^H C = C - V T^H V^H C on the columns right of the panel:
     // W = -(V^H C), TW = -(T^H W) = T^H V^H C, C -= V TW.
     T* C = P + jb * lda;
@@ -87,13 +118,10 @@ template <typename T, typename K> void geqrf(const K& k, int64_t m, int64_t n, T
   }
 }
 
-/// K of the C++ API for geqrf: small_factor.hpp's, with LAPACKE's geqr2 and
-/// larft (inside a ReentryScope, as there).
+/// K of the C++ API for geqrf: small_factor.hpp's, with LAPACKE's geqr2
+/// (inside a ReentryScope, as there).
 template <typename T> struct BlasQrKernels : BlasKernels<T> {
   void geqr2(int64_t m, int64_t n, T* A, int64_t lda, T* tau, T* work) const { blas::geqr2(m, n, A, lda, tau, work); }
-  void larft(int64_t m, int64_t k, const T* V, int64_t ldv, const T* tau, T* Tm, int64_t ldt) const {
-    blas::larft(m, k, V, ldv, tau, Tm, ldt);
-  }
 };
 
 }  // namespace hetla::small
