@@ -12,8 +12,8 @@
 
 namespace hetla::lapack {
 
-/// The vendor calls of small::potrf, small::getrf (kernels/host/small_factor.hpp) and
-/// small::geqrf (kernels/host/small_qr.hpp) through
+/// The vendor calls of small::potrf, small::getrf (kernels/host/small_factor.hpp),
+/// small::geqrf and small::ungqr (kernels/host/small_qr.hpp) through
 /// the explicit vendor table, in the integer width I of the name called.
 template <typename T, typename I> struct VendorKernels {
   using R = real_t<T>;
@@ -58,6 +58,14 @@ template <typename T, typename I> struct VendorKernels {
     const I M = static_cast<I>(m), N = static_cast<I>(n), LDA = static_cast<I>(lda);
     I info = 0;
     f(&M, &N, A, &LDA, tau, work, &info);
+  }
+  void ungqr(int64_t m, int64_t n, int64_t k, T* A, int64_t lda, const T* tau, T* work) const {
+    static const Vendor<void(const I*, const I*, const I*, T*, const I*, const T*, T*, const I*, I*)> f(
+        routine_name<T>(is_complex_v<T> ? "ungqr" : "orgqr"));
+    const I M = static_cast<I>(m), N = static_cast<I>(n), K = static_cast<I>(k), LDA = static_cast<I>(lda);
+    const I lwork = static_cast<I>(std::max<int64_t>(n, 1));
+    I info = 0;
+    f(&M, &N, &K, A, &LDA, tau, work, &lwork, &info);
   }
 };
 

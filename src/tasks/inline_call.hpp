@@ -104,10 +104,14 @@ void inline_getrs(Op trans, int64_t n, int64_t nrhs, const T* A, int64_t lda, co
 
 /// ungqr in the caller's thread. Up to 128 columns the vendor runs its
 /// unblocked code (as geqrf), which needs n words: on the stack, no query.
+/// Where that code would start the vendor's thread pool, the blocked
+/// single-threaded composition of kernels/host/small_qr.hpp.
 template <typename T> void inline_ungqr(int64_t m, int64_t n, int64_t k, T* A, int64_t lda, const T* tau) {
   const rt::ReentryScope inside;
   constexpr int64_t kStackWork = 128;
-  if (n <= kStackWork) {
+  if (small::ungqr_composed<T>(m, n, k)) {
+    small::ungqr(small::BlasQrKernels<T>{}, m, n, A, lda, tau);
+  } else if (n <= kStackWork) {
     T work[kStackWork];
     blas::ungqr_work(m, n, k, A, lda, tau, work, static_cast<lapack_int>(std::max<int64_t>(n, 1)));
   } else {

@@ -326,6 +326,37 @@ TYPED_TEST(Dropin, OrgqrUngqr) {
   }
 }
 
+// orgqr/ungqr of k = n reflectors where the vendor's org2r would start its
+// thread pool: the blocked composition (kernels/host/small_qr.hpp), the
+// vendor's Q to rounding, work(1) the optimal lwork.
+TYPED_TEST(Dropin, OrgqrUngqrComposedSmallPath) {
+  using T = TypeParam;
+  auto geqrf = routines<GeqrfFn<T>>(fortran_name<T>("geqrf"));
+  auto f = routines<void(const int*, const int*, const int*, T*, const int*, const T*, T*, const int*, int*)>(
+      fortran_name<T>(q_name<T>("orgqr", "ungqr")));
+  use_path(Path::Vendor);
+  for (auto [m, n] : Shapes{{100, 100}, {150, 90}, {400, 40}}) {
+    SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n));
+    const int lda = m + kPad, query = -1;
+    auto a = random_matrix<T>(lda, n, 19);
+    std::vector<T> tau(n), work(n * 64);
+    const int lwork_f = static_cast<int>(work.size());
+    int info_a = -99, info_b = -99;
+    geqrf.vendor(&m, &n, a.data(), &lda, tau.data(), work.data(), &lwork_f, &info_b);
+    auto b = a;
+    T wq{-1};
+    f.vendor(&m, &n, &n, b.data(), &lda, tau.data(), &wq, &query, &info_b);
+    const int lwork = n;  // the minimum
+    std::vector<T> work_a(lwork), work_b(lwork);
+    f.ours(&m, &n, &n, a.data(), &lda, tau.data(), work_a.data(), &lwork, &info_a);
+    f.vendor(&m, &n, &n, b.data(), &lda, tau.data(), work_b.data(), &lwork, &info_b);
+    EXPECT_EQ(info_a, 0);
+    EXPECT_EQ(info_a, info_b);
+    EXPECT_EQ(work_a[0], wq);
+    EXPECT_LE(relative_difference(a, b), tolerance<T>());
+  }
+}
+
 TYPED_TEST(Dropin, Gels) {
   using T = TypeParam;
   auto f = routines<void(const char*, const int*, const int*, const int*, T*, const int*, T*, const int*, T*,

@@ -236,6 +236,36 @@ TYPED_TEST(InlineCalls, ComposedGeqrfMatchesTheVendor) {
   }
 }
 
+// ungqr of k = n reflectors at those sizes: small_qr.hpp's blocked orgqr,
+// the vendor's Q to rounding, orthonormal, the rows past m untouched.
+TYPED_TEST(InlineCalls, ComposedUngqrMatchesTheVendor) {
+  using T = TypeParam;
+  using R = real_t<T>;
+  const CrossoverScope inline_path(Routine::Ungqr, 1000);
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{96, 96}, {128, 128}, {150, 100}, {300, 60}, {500, 40}}) {
+    SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n));
+    ASSERT_TRUE(hetla::small::ungqr_composed<T>(m, n, n));
+    const int64_t lda = m + 3;
+    auto F = bench::random_matrix<T>(m, n, lda, 9 + m + n);
+    std::vector<T> tau(static_cast<std::size_t>(n));
+    ASSERT_EQ(blas::geqrf(m, n, F.data(), lda, tau.data()), 0);
+    auto inl = F, vendor = F;
+    ungqr<T>(m, n, n, inl.data(), lda, tau.data());
+    ASSERT_EQ(blas::ungqr(m, n, n, vendor.data(), lda, tau.data()), 0);
+    EXPECT_LT(bench::orthogonality_residual(m, n, inl.data(), lda), bench::kResidualThreshold);
+    R diff = 0;
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = 0; i < lda; ++i) {
+        const std::size_t at = static_cast<std::size_t>(i + j * lda);
+        if (i >= m) {  // past m: untouched
+          ASSERT_EQ(inl[at], F[at]) << i << "," << j;
+        }
+        diff = std::max(diff, std::abs(inl[at] - vendor[at]));  // |Q(i, j)| <= 1
+      }
+    EXPECT_LE(diff, 1000 * std::numeric_limits<R>::epsilon());
+  }
+}
+
 // The solves and Q (potrs, getrs, ungqr) run inline too: the vendor's
 // answer bitwise, and the tile path's (crossover 0) within rounding.
 TYPED_TEST(InlineCalls, PotrsGetrsUngqrEqualTheVendor) {

@@ -23,6 +23,7 @@
 //
 // K provides, beside small_factor.hpp's gemm (C -= op(A) op(B)):
 //   void geqr2(int64_t m, int64_t n, T* A, int64_t lda, T* tau, T* work)    work: n entries
+//   void ungqr(int64_t m, int64_t n, int64_t k, T* A, int64_t lda, const T* tau, T* work)   work: n entries
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -118,10 +119,54 @@ template <typename T, typename K> void geqrf(const K& k, int64_t m, int64_t n, T
   }
 }
 
-/// K of the C++ API for geqrf: small_factor.hpp's, with LAPACKE's geqr2
-/// (inside a ReentryScope, as there).
+/// Whether ungqr (orgqr) of m x n from k reflectors runs the composition
+/// below: its unblocked org2r applies the reflectors with the same ?larf as
+/// geqr2 (the same thresholds); k = n only (Q of a geqrf's m x n, m >= n).
+template <typename T> bool ungqr_composed(int64_t m, int64_t n, int64_t k) {
+  return k == n && m >= n && geqrf_composed<T>(m, n);
+}
+
+/// The m x n Q = H(1) ... H(n) of geqrf's reflectors in A (and tau), over
+/// them, as LAPACK's blocked orgqr: blocks of columns from the last, each
+/// applying its block reflector to the columns right of it (C := H C =
+/// C - V (T (V^H C)), three gemm products) and then forming its own columns
+/// by the vendor's ungqr on the block (unblocked at these widths); rows
+/// above the block zero.
+template <typename T, typename K> void ungqr(const K& k, int64_t m, int64_t n, T* A, int64_t lda, const T* tau) {
+  const int64_t nb = std::clamp<int64_t>(kGeqr2SingleMax<T> / m, 2, kGeqrfPanel<T>);
+  std::vector<T> buf(static_cast<std::size_t>(m * nb + nb * nb + 2 * nb * n + nb));
+  T* V = buf.data();
+  T* Tm = V + m * nb;
+  T* W = Tm + nb * nb;
+  T* TW = W + nb * n;
+  T* work = TW + nb * n;
+  for (int64_t i = ((n - 1) / nb) * nb; i >= 0; i -= nb) {
+    const int64_t jb = std::min(nb, n - i), mp = m - i, n2 = n - i - jb;
+    T* P = A + i + i * lda;
+    if (n2 > 0) {
+      for (int64_t j = 0; j < jb; ++j)
+        for (int64_t r = 0; r < mp; ++r) V[r + j * mp] = r < j ? T(0) : r == j ? T(1) : P[r + j * lda];
+      detail::qr_triangle(k, mp, jb, V, mp, tau + i, Tm, jb);
+      // W = -(V^H C), TW = -(T W) = T V^H C, C -= V TW.
+      T* C = P + jb * lda;
+      std::fill(W, W + jb * n2, T(0));
+      std::fill(TW, TW + jb * n2, T(0));
+      detail::gemm_single(k, Op::ConjTrans, Op::NoTrans, jb, n2, mp, V, mp, C, lda, W, jb);
+      detail::gemm_single(k, Op::NoTrans, Op::NoTrans, jb, n2, jb, Tm, jb, W, jb, TW, jb);
+      detail::gemm_single(k, Op::NoTrans, Op::NoTrans, mp, n2, jb, V, mp, TW, jb, C, lda);
+    }
+    k.ungqr(mp, jb, jb, P, lda, tau + i, work);
+    for (int64_t j = i; j < i + jb; ++j) std::fill(A + j * lda, A + i + j * lda, T(0));
+  }
+}
+
+/// K of the C++ API for geqrf and ungqr: small_factor.hpp's, with LAPACKE's
+/// geqr2 and ungqr (inside a ReentryScope, as there).
 template <typename T> struct BlasQrKernels : BlasKernels<T> {
   void geqr2(int64_t m, int64_t n, T* A, int64_t lda, T* tau, T* work) const { blas::geqr2(m, n, A, lda, tau, work); }
+  void ungqr(int64_t m, int64_t n, int64_t k, T* A, int64_t lda, const T* tau, T* work) const {
+    blas::ungqr_work(m, n, k, A, lda, tau, work, static_cast<lapack_int>(std::max<int64_t>(n, 1)));
+  }
 };
 
 }  // namespace hetla::small
