@@ -7,6 +7,7 @@
 // bits without an ILP64 vendor).
 #include "hetla/qr.hpp"
 #include "lapack/fortran.hpp"
+#include "lapack/small_kernels.hpp"
 
 namespace hetla::lapack {
 namespace {
@@ -39,9 +40,22 @@ void geqrf(const I* m, const I* n, T* a, const I* lda, T* tau, T* work, const I*
   else if (*lda < max1(M)) pos = 4;
   else if (*lwork < max1(N) && *lwork != -1) pos = 7;
   if (pos) return report<T>("geqrf", pos, info);
-  if ((*lwork == -1 || !to_hetla<T>(Routine::Geqrf, product(M, N, std::min(M, N)))) &&
-      vendor(m, n, a, lda, tau, work, lwork, info))
+  const bool below = *lwork != -1 && !to_hetla<T>(Routine::Geqrf, product(M, N, std::min(M, N)));
+  if (below && small::geqrf_composed<T>(M, N) && small_fits(*lda)) {
+    // Where the vendor's geqr2 would start its thread pool: the
+    // single-threaded composition (small_qr.hpp), every vendor call in
+    // 32-bit sizes; work(1) as the vendor's, its answer to a query.
+    {
+      const rt::ReentryScope inside;
+      small::geqrf(VendorKernels<T, I>{}, M, N, a, *lda, tau);
+    }
+    *info = 0;
+    const I query = -1;
+    I qinfo = 0;
+    work[0] = optimal_work<T>(max1(N), [&](T* w) { return vendor(m, n, a, lda, tau, w, &query, &qinfo); });
     return;
+  }
+  if ((*lwork == -1 || below) && vendor(m, n, a, lda, tau, work, lwork, info)) return;
   if (*lwork == -1) return answer_query(work, max1(N), info);
   run_hetla<T, I>("geqrf", info, [&] {
     hetla::geqrf<T>(M, N, a, *lda, tau);
@@ -100,9 +114,20 @@ void ungqr(const I* m, const I* n, const I* k, T* a, const I* lda, const T* tau,
   else if (*lda < max1(M)) pos = 5;
   else if (*lwork < max1(N) && *lwork != -1) pos = 8;
   if (pos) return report<T>(base, pos, info);
-  if ((*lwork == -1 || !to_hetla<T>(Routine::Ungqr, product(M, N, K))) &&
-      vendor(m, n, k, a, lda, tau, work, lwork, info))
+  const bool below = *lwork != -1 && !to_hetla<T>(Routine::Ungqr, product(M, N, K));
+  if (below && small::ungqr_composed<T>(M, N, K) && small_fits(*lda)) {
+    // As geqrf: the single-threaded composition, work(1) the vendor's answer to a query.
+    {
+      const rt::ReentryScope inside;
+      small::ungqr(VendorKernels<T, I>{}, M, N, a, *lda, tau);
+    }
+    *info = 0;
+    const I query = -1;
+    I qinfo = 0;
+    work[0] = optimal_work<T>(max1(N), [&](T* w) { return vendor(m, n, k, a, lda, tau, w, &query, &qinfo); });
     return;
+  }
+  if ((*lwork == -1 || below) && vendor(m, n, k, a, lda, tau, work, lwork, info)) return;
   if (*lwork == -1) return answer_query(work, max1(N), info);
   run_hetla<T, I>(base, info, [&] {
     hetla::ungqr<T>(M, N, K, a, *lda, tau);

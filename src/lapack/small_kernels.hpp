@@ -7,11 +7,13 @@
 #include <cstdint>
 
 #include "kernels/host/small_factor.hpp"
+#include "kernels/host/small_qr.hpp"
 #include "lapack/fortran.hpp"
 
 namespace hetla::lapack {
 
-/// The vendor calls of small::potrf and small::getrf (kernels/host/small_factor.hpp) through
+/// The vendor calls of small::potrf, small::getrf (kernels/host/small_factor.hpp),
+/// small::geqrf and small::ungqr (kernels/host/small_qr.hpp) through
 /// the explicit vendor table, in the integer width I of the name called.
 template <typename T, typename I> struct VendorKernels {
   using R = real_t<T>;
@@ -50,6 +52,20 @@ template <typename T, typename I> struct VendorKernels {
     I info = 0;
     f(&M, &N, A, &LDA, Pivots<I>{ipiv, std::min(m, n)}, &info);
     return info;
+  }
+  void geqr2(int64_t m, int64_t n, T* A, int64_t lda, T* tau, T* work) const {
+    static const Vendor<void(const I*, const I*, T*, const I*, T*, T*, I*)> f(routine_name<T>("geqr2"));
+    const I M = static_cast<I>(m), N = static_cast<I>(n), LDA = static_cast<I>(lda);
+    I info = 0;
+    f(&M, &N, A, &LDA, tau, work, &info);
+  }
+  void ungqr(int64_t m, int64_t n, int64_t k, T* A, int64_t lda, const T* tau, T* work) const {
+    static const Vendor<void(const I*, const I*, const I*, T*, const I*, const T*, T*, const I*, I*)> f(
+        routine_name<T>(is_complex_v<T> ? "ungqr" : "orgqr"));
+    const I M = static_cast<I>(m), N = static_cast<I>(n), K = static_cast<I>(k), LDA = static_cast<I>(lda);
+    const I lwork = static_cast<I>(std::max<int64_t>(n, 1));
+    I info = 0;
+    f(&M, &N, &K, A, &LDA, tau, work, &lwork, &info);
   }
 };
 

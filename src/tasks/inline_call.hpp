@@ -14,6 +14,7 @@
 #include "kernels/host/lapack_lu.hpp"
 #include "kernels/host/lapack_qr.hpp"
 #include "kernels/host/small_factor.hpp"
+#include "kernels/host/small_qr.hpp"
 #include "runtime/reentry.hpp"
 #include "tasks/cholesky.hpp"
 #include "tune/crossover.hpp"
@@ -64,11 +65,15 @@ template <typename T> int64_t inline_getrf(int64_t m, int64_t n, T* A, int64_t l
 
 /// geqrf in the caller's thread. Up to 128 columns the vendor's geqrf runs
 /// its unblocked code (LAPACK's crossover NX = 128), which needs n words of
-/// workspace: kept on the stack, no query, no allocation.
+/// workspace: kept on the stack, no query, no allocation. Where that code
+/// would start the vendor's thread pool, the single-threaded blocked QR of
+/// kernels/host/small_qr.hpp.
 template <typename T> void inline_geqrf(int64_t m, int64_t n, T* A, int64_t lda, T* tau) {
   const rt::ReentryScope inside;
   constexpr int64_t kStackWork = 128;
-  if (n <= kStackWork) {
+  if (small::geqrf_composed<T>(m, n)) {
+    small::geqrf(small::BlasQrKernels<T>{}, m, n, A, lda, tau);
+  } else if (n <= kStackWork) {
     T work[kStackWork];
     blas::geqrf_work(m, n, A, lda, tau, work, static_cast<lapack_int>(n));
   } else {
@@ -99,10 +104,14 @@ void inline_getrs(Op trans, int64_t n, int64_t nrhs, const T* A, int64_t lda, co
 
 /// ungqr in the caller's thread. Up to 128 columns the vendor runs its
 /// unblocked code (as geqrf), which needs n words: on the stack, no query.
+/// Where that code would start the vendor's thread pool, the blocked
+/// single-threaded composition of kernels/host/small_qr.hpp.
 template <typename T> void inline_ungqr(int64_t m, int64_t n, int64_t k, T* A, int64_t lda, const T* tau) {
   const rt::ReentryScope inside;
   constexpr int64_t kStackWork = 128;
-  if (n <= kStackWork) {
+  if (small::ungqr_composed<T>(m, n, k)) {
+    small::ungqr(small::BlasQrKernels<T>{}, m, n, A, lda, tau);
+  } else if (n <= kStackWork) {
     T work[kStackWork];
     blas::ungqr_work(m, n, k, A, lda, tau, work, static_cast<lapack_int>(std::max<int64_t>(n, 1)));
   } else {

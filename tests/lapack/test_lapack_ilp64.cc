@@ -169,6 +169,39 @@ TYPED_TEST(Ilp64, Geqrf) {
   }
 }
 
+// At sizes where the vendor's geqr2/org2r would thread, the _64_ names run
+// the single-threaded compositions (kernels/host/small_qr.hpp) on the ILP64
+// vendor (or narrowed onto the LP64 one): the LP64 names' results.
+TYPED_TEST(Ilp64, GeqrfAndQComposedSmallPath) {
+  using T = TypeParam;
+  auto* f64 = ours<void(const i64*, const i64*, T*, const i64*, T*, T*, const i64*, i64*)>(name64<T>("geqrf"));
+  auto* f32 = ours<void(const int*, const int*, T*, const int*, T*, T*, const int*, int*)>(fortran_name<T>("geqrf"));
+  const char* q = q_name<T>("orgqr", "ungqr");
+  auto* q64 = ours<void(const i64*, const i64*, const i64*, T*, const i64*, const T*, T*, const i64*, i64*)>(
+      name64<T>(q));
+  auto* q32 = ours<void(const int*, const int*, const int*, T*, const int*, const T*, T*, const int*, int*)>(
+      fortran_name<T>(q));
+  use_path(Path::Vendor);
+  const int m = 150, n = 100, lda = m + kPad, lwork = n;
+  const i64 m64 = m, n64 = n, lda64 = lda, lwork64 = lwork;
+  auto a = random_matrix<T>(lda, n, 9), b = a;
+  std::vector<T> tau64(n), tau(n), work64(lwork), work(lwork);
+  int info = -99;
+  i64 info64 = kGarbage;
+  f64(&m64, &n64, a.data(), &lda64, tau64.data(), work64.data(), &lwork64, &info64);
+  f32(&m, &n, b.data(), &lda, tau.data(), work.data(), &lwork, &info);
+  EXPECT_EQ(info64, 0);
+  EXPECT_EQ(info, 0);
+  EXPECT_LE(relative_difference(a, b), tolerance<T>());
+  EXPECT_LE(relative_difference(tau64, tau), tolerance<T>());
+  info = -99, info64 = kGarbage;
+  q64(&m64, &n64, &n64, a.data(), &lda64, tau64.data(), work64.data(), &lwork64, &info64);
+  q32(&m, &n, &n, b.data(), &lda, tau.data(), work.data(), &lwork, &info);
+  EXPECT_EQ(info64, 0);
+  EXPECT_EQ(info, 0);
+  EXPECT_LE(relative_difference(a, b), tolerance<T>());
+}
+
 TYPED_TEST(Ilp64, Gemm) {
   using T = TypeParam;
   using F64 = void(const char*, const char*, const i64*, const i64*, const i64*, const T*, const T*, const i64*,

@@ -239,6 +239,38 @@ TYPED_TEST(Dropin, GeqrfAndItsWorkspaceQuery) {
   }
 }
 
+// Where the vendor's geqr2 would start its thread pool (m (n - 1) past 8192,
+// complex 4096) the Fortran name runs the single-threaded blocked QR
+// (kernels/host/small_qr.hpp): the vendor's factors and tau to rounding,
+// the workspace query unchanged, work(1) the optimal lwork (as the hetla path).
+TYPED_TEST(Dropin, GeqrfComposedSmallPath) {
+  using T = TypeParam;
+  auto f = routines<GeqrfFn<T>>(fortran_name<T>("geqrf"));
+  use_path(Path::Vendor);
+  for (auto [m, n] : Shapes{{100, 100}, {128, 128}, {150, 90}, {70, 150}, {400, 40}}) {
+    SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n));
+    const int lda = m + kPad, query = -1;
+    auto a = random_matrix<T>(lda, n, 18), b = a;
+    std::vector<T> ta(std::min(m, n)), tb(ta.size());
+    T wa{-1}, wb{-2};
+    int info_a = -99, info_b = -99;
+    f.ours(&m, &n, a.data(), &lda, ta.data(), &wa, &query, &info_a);
+    f.vendor(&m, &n, b.data(), &lda, tb.data(), &wb, &query, &info_b);
+    EXPECT_EQ(info_a, 0);
+    EXPECT_EQ(info_a, info_b);
+    EXPECT_EQ(wa, wb);
+    const int lwork = n;  // the minimum
+    std::vector<T> work_a(lwork), work_b(lwork);
+    f.ours(&m, &n, a.data(), &lda, ta.data(), work_a.data(), &lwork, &info_a);
+    f.vendor(&m, &n, b.data(), &lda, tb.data(), work_b.data(), &lwork, &info_b);
+    EXPECT_EQ(info_a, 0);
+    EXPECT_EQ(info_a, info_b);
+    EXPECT_EQ(work_a[0], wb);
+    EXPECT_LE(relative_difference(a, b), tolerance<T>());
+    EXPECT_LE(relative_difference(ta, tb), tolerance<T>());
+  }
+}
+
 TYPED_TEST(Dropin, OrmqrUnmqr) {
   using T = TypeParam;
   auto geqrf = routines<GeqrfFn<T>>(fortran_name<T>("geqrf"));
@@ -290,6 +322,37 @@ TYPED_TEST(Dropin, OrgqrUngqr) {
     f.vendor(&m, &n, &k, b.data(), &lda, tau.data(), work_b.data(), &lwork, &info_b);
     EXPECT_EQ(info_a, 0);
     EXPECT_EQ(info_a, info_b);
+    EXPECT_LE(relative_difference(a, b), tolerance<T>());
+  }
+}
+
+// orgqr/ungqr of k = n reflectors where the vendor's org2r would start its
+// thread pool: the blocked composition (kernels/host/small_qr.hpp), the
+// vendor's Q to rounding, work(1) the optimal lwork.
+TYPED_TEST(Dropin, OrgqrUngqrComposedSmallPath) {
+  using T = TypeParam;
+  auto geqrf = routines<GeqrfFn<T>>(fortran_name<T>("geqrf"));
+  auto f = routines<void(const int*, const int*, const int*, T*, const int*, const T*, T*, const int*, int*)>(
+      fortran_name<T>(q_name<T>("orgqr", "ungqr")));
+  use_path(Path::Vendor);
+  for (auto [m, n] : Shapes{{100, 100}, {150, 90}, {400, 40}}) {
+    SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n));
+    const int lda = m + kPad, query = -1;
+    auto a = random_matrix<T>(lda, n, 19);
+    std::vector<T> tau(n), work(n * 64);
+    const int lwork_f = static_cast<int>(work.size());
+    int info_a = -99, info_b = -99;
+    geqrf.vendor(&m, &n, a.data(), &lda, tau.data(), work.data(), &lwork_f, &info_b);
+    auto b = a;
+    T wq{-1};
+    f.vendor(&m, &n, &n, b.data(), &lda, tau.data(), &wq, &query, &info_b);
+    const int lwork = n;  // the minimum
+    std::vector<T> work_a(lwork), work_b(lwork);
+    f.ours(&m, &n, &n, a.data(), &lda, tau.data(), work_a.data(), &lwork, &info_a);
+    f.vendor(&m, &n, &n, b.data(), &lda, tau.data(), work_b.data(), &lwork, &info_b);
+    EXPECT_EQ(info_a, 0);
+    EXPECT_EQ(info_a, info_b);
+    EXPECT_EQ(work_a[0], wq);
     EXPECT_LE(relative_difference(a, b), tolerance<T>());
   }
 }

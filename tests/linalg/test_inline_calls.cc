@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/host/small_factor.hpp"
+#include "kernels/host/small_qr.hpp"
 #include "checks.hpp"
 #include "checks_lu.hpp"
 #include "checks_qr.hpp"
@@ -180,9 +181,11 @@ TYPED_TEST(InlineCalls, ComposedGetrfMatchesTheVendor) {
     }
 }
 
+// Below the sizes of small_qr.hpp's composition: the vendor's geqrf, bitwise.
 TYPED_TEST(InlineCalls, GeqrfEqualsTheVendor) {
   using T = TypeParam;
-  for (auto [m, n] : {std::pair<int64_t, int64_t>{1, 1}, {6, 6}, {40, 13}, {13, 40}, {100, 100}}) {
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{1, 1}, {6, 6}, {40, 13}, {13, 40}, {60, 60}}) {
+    ASSERT_FALSE(hetla::small::geqrf_composed<T>(m, n));
     const int64_t lda = m + 1;
     const auto A0 = bench::random_matrix<T>(m, n, lda, 21 + n);
     auto inl = A0, vendor = A0;
@@ -191,6 +194,78 @@ TYPED_TEST(InlineCalls, GeqrfEqualsTheVendor) {
     blas::geqrf(m, n, vendor.data(), lda, vtau.data());
     EXPECT_EQ(inl, vendor) << m << "x" << n;
     EXPECT_EQ(tau, vtau);
+  }
+}
+
+// Where the vendor's geqr2 would start its threads (m (n - 1) past 8192,
+// complex 4096) the inline call runs the blocked QR of
+// kernels/host/small_qr.hpp: LAPACK's layout (R, the reflectors below it,
+// tau), so the vendor's ungqr forms an orthonormal Q from it and Q R = A;
+// R and tau the vendor's to rounding. Tall, wide (m < n), lda > m, and
+// shapes whose panels are narrower than 32 (m > 128 complex, > 256 real).
+TYPED_TEST(InlineCalls, ComposedGeqrfMatchesTheVendor) {
+  using T = TypeParam;
+  using R = real_t<T>;
+  const CrossoverScope inline_path(Routine::Geqrf, 1000);
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{96, 96}, {128, 128}, {150, 100}, {70, 160}, {300, 60}, {500, 40}}) {
+    SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n));
+    ASSERT_TRUE(hetla::small::geqrf_composed<T>(m, n));
+    const int64_t lda = m + 3, k = std::min(m, n);
+    const auto A0 = bench::random_matrix<T>(m, n, lda, 7 + m + n);
+    auto inl = A0, vendor = A0;
+    std::vector<T> tau(static_cast<std::size_t>(k), T(-7)), vtau(tau.size());
+    geqrf<T>(m, n, inl.data(), lda, tau.data());
+    blas::geqrf(m, n, vendor.data(), lda, vtau.data());
+    EXPECT_LT(bench::qr_residual(m, n, A0.data(), lda, inl.data(), lda, tau.data()), bench::kResidualThreshold);
+    R diff = 0, scale = 0;
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = 0; i < lda; ++i) {
+        const std::size_t at = static_cast<std::size_t>(i + j * lda);
+        if (i >= m) {  // past m: untouched
+          ASSERT_EQ(inl[at], A0[at]) << i << "," << j;
+        }
+        diff = std::max(diff, std::abs(inl[at] - vendor[at]));
+        scale = std::max(scale, std::abs(vendor[at]));
+      }
+    EXPECT_LE(diff, 1000 * std::numeric_limits<R>::epsilon() * scale);
+    for (std::size_t i = 0; i < tau.size(); ++i)
+      EXPECT_LE(std::abs(tau[i] - vtau[i]), 1000 * std::numeric_limits<R>::epsilon()) << i;
+    // Q (m x k) from the composed factors, by the vendor's ungqr.
+    std::vector<T> Q(static_cast<std::size_t>(lda * k));
+    for (int64_t j = 0; j < k; ++j)
+      for (int64_t i = 0; i < m; ++i) Q[i + j * lda] = inl[i + j * lda];
+    ASSERT_EQ(blas::ungqr(m, k, k, Q.data(), lda, tau.data()), 0);
+    EXPECT_LT(bench::orthogonality_residual(m, k, Q.data(), lda), bench::kResidualThreshold);
+  }
+}
+
+// ungqr of k = n reflectors at those sizes: small_qr.hpp's blocked orgqr,
+// the vendor's Q to rounding, orthonormal, the rows past m untouched.
+TYPED_TEST(InlineCalls, ComposedUngqrMatchesTheVendor) {
+  using T = TypeParam;
+  using R = real_t<T>;
+  const CrossoverScope inline_path(Routine::Ungqr, 1000);
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{96, 96}, {128, 128}, {150, 100}, {300, 60}, {500, 40}}) {
+    SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n));
+    ASSERT_TRUE(hetla::small::ungqr_composed<T>(m, n, n));
+    const int64_t lda = m + 3;
+    auto F = bench::random_matrix<T>(m, n, lda, 9 + m + n);
+    std::vector<T> tau(static_cast<std::size_t>(n));
+    ASSERT_EQ(blas::geqrf(m, n, F.data(), lda, tau.data()), 0);
+    auto inl = F, vendor = F;
+    ungqr<T>(m, n, n, inl.data(), lda, tau.data());
+    ASSERT_EQ(blas::ungqr(m, n, n, vendor.data(), lda, tau.data()), 0);
+    EXPECT_LT(bench::orthogonality_residual(m, n, inl.data(), lda), bench::kResidualThreshold);
+    R diff = 0;
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = 0; i < lda; ++i) {
+        const std::size_t at = static_cast<std::size_t>(i + j * lda);
+        if (i >= m) {  // past m: untouched
+          ASSERT_EQ(inl[at], F[at]) << i << "," << j;
+        }
+        diff = std::max(diff, std::abs(inl[at] - vendor[at]));  // |Q(i, j)| <= 1
+      }
+    EXPECT_LE(diff, 1000 * std::numeric_limits<R>::epsilon());
   }
 }
 
