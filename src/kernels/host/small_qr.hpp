@@ -80,6 +80,25 @@ void qr_triangle(const K& k_, int64_t m, int64_t k, const T* V, int64_t ldv, con
   }
   for (int64_t j = 0; j < k; ++j) std::fill(Tm + j + 1 + j * ldt, Tm + k + j * ldt, T(0));
 }
+
+/// The jb reflectors stored in P (mp x jb, geqrf's layout) applied to the
+/// mp x n2 columns right of them, C = P + jb lda: C := H^H C (trans =
+/// ConjTrans, geqrf) or H C (NoTrans, ungqr), H = I - V T V^H, as three
+/// single-threaded gemm products: W = -(V^H C), TW = -(op(T) W), C -= V TW.
+/// Workspace V (mp x jb), Tm (jb x jb), W and TW (jb x n2).
+template <typename T, typename K>
+void apply_block_reflector(const K& k, Op trans, int64_t mp, int64_t n2, int64_t jb, T* P, int64_t lda,
+                           const T* tau, T* V, T* Tm, T* W, T* TW) {
+  for (int64_t j = 0; j < jb; ++j)
+    for (int64_t r = 0; r < mp; ++r) V[r + j * mp] = r < j ? T(0) : r == j ? T(1) : P[r + j * lda];
+  qr_triangle(k, mp, jb, V, mp, tau, Tm, jb);
+  T* C = P + jb * lda;
+  std::fill(W, W + jb * n2, T(0));
+  std::fill(TW, TW + jb * n2, T(0));
+  gemm_single(k, Op::ConjTrans, Op::NoTrans, jb, n2, mp, V, mp, C, lda, W, jb);
+  gemm_single(k, trans, Op::NoTrans, jb, n2, jb, Tm, jb, W, jb, TW, jb);
+  gemm_single(k, Op::NoTrans, Op::NoTrans, mp, n2, jb, V, mp, TW, jb, C, lda);
+}
 }  // namespace detail
 
 /// A = Q R of m x n in LAPACK's storage (geqrf's A and tau, min(m, n)
@@ -106,18 +125,7 @@ template <typename T, typename K> void geqrf(const K& k, int64_t m, int64_t n, T
     const int64_t jb = std::min(nb, mn - i), mp = m - i, n2 = n - i - jb;
     T* P = A + i + i * lda;
     k.geqr2(mp, jb, P, lda, tau + i, work);
-    if (n2 == 0) continue;
-    for (int64_t j = 0; j < jb; ++j)
-      for (int64_t r = 0; r < mp; ++r) V[r + j * mp] = r < j ? T(0) : r == j ? T(1) : P[r + j * lda];
-    detail::qr_triangle(k, mp, jb, V, mp, tau + i, Tm, jb);
-    // C := H^H C = C - V T^H V^H C on the columns right of the panel:
-    // W = -(V^H C), TW = -(T^H W) = T^H V^H C, C -= V TW.
-    T* C = P + jb * lda;
-    std::fill(W, W + jb * n2, T(0));
-    std::fill(TW, TW + jb * n2, T(0));
-    detail::gemm_single(k, Op::ConjTrans, Op::NoTrans, jb, n2, mp, V, mp, C, lda, W, jb);
-    detail::gemm_single(k, Op::ConjTrans, Op::NoTrans, jb, n2, jb, Tm, jb, W, jb, TW, jb);
-    detail::gemm_single(k, Op::NoTrans, Op::NoTrans, mp, n2, jb, V, mp, TW, jb, C, lda);
+    if (n2 > 0) detail::apply_block_reflector(k, Op::ConjTrans, mp, n2, jb, P, lda, tau + i, V, Tm, W, TW);
   }
 }
 
@@ -148,18 +156,7 @@ template <typename T, typename K> void ungqr(const K& k, int64_t m, int64_t n, T
   for (int64_t i = ((n - 1) / nb) * nb; i >= 0; i -= nb) {
     const int64_t jb = std::min(nb, n - i), mp = m - i, n2 = n - i - jb;
     T* P = A + i + i * lda;
-    if (n2 > 0) {
-      for (int64_t j = 0; j < jb; ++j)
-        for (int64_t r = 0; r < mp; ++r) V[r + j * mp] = r < j ? T(0) : r == j ? T(1) : P[r + j * lda];
-      detail::qr_triangle(k, mp, jb, V, mp, tau + i, Tm, jb);
-      // W = -(V^H C), TW = -(T W) = T V^H C, C -= V TW.
-      T* C = P + jb * lda;
-      std::fill(W, W + jb * n2, T(0));
-      std::fill(TW, TW + jb * n2, T(0));
-      detail::gemm_single(k, Op::ConjTrans, Op::NoTrans, jb, n2, mp, V, mp, C, lda, W, jb);
-      detail::gemm_single(k, Op::NoTrans, Op::NoTrans, jb, n2, jb, Tm, jb, W, jb, TW, jb);
-      detail::gemm_single(k, Op::NoTrans, Op::NoTrans, mp, n2, jb, V, mp, TW, jb, C, lda);
-    }
+    if (n2 > 0) detail::apply_block_reflector(k, Op::NoTrans, mp, n2, jb, P, lda, tau + i, V, Tm, W, TW);
     k.ungqr(mp, jb, jb, P, lda, tau + i, work);
     for (int64_t j = i; j < i + jb; ++j) std::fill(A + j * lda, A + i + j * lda, T(0));
   }
