@@ -81,6 +81,14 @@ struct Reader {
     if (!o[key].is_boolean()) fail(field + "." + key, "expected true or false");
     return o[key].get<bool>();
   }
+  // "duplex": "full" or "half" (a link's directions: their own bandwidth each, or one shared)
+  bool opt_duplex(const json& o, const char* key, const std::string& field) const {
+    if (!o.contains(key)) return true;
+    const json& v = o[key];
+    if (!v.is_string() || (v.get<std::string>() != "full" && v.get<std::string>() != "half"))
+      fail(field + "." + key, "expected \"full\" or \"half\"");
+    return v.get<std::string>() == "full";
+  }
   // "gemm": {"d": 10.5} or {"d": [[128, 8.0], [512, 10.5]]}
   Rates rates(const json& j, const std::string& field) const {
     Rates r;
@@ -151,7 +159,8 @@ MachineModel parse_model(const std::string& text, const std::string& source) {
       const std::string f = "hubs[" + std::to_string(i) + "]";
       const json& o = j["hubs"][i];
       if (!o.contains("bandwidth_gbs")) rd.fail(f + ".bandwidth_gbs", "missing");
-      m.hubs.push_back({rd.number(o["bandwidth_gbs"], f + ".bandwidth_gbs", true), rd.opt(o, "latency_us", f, 0)});
+      m.hubs.push_back({rd.number(o["bandwidth_gbs"], f + ".bandwidth_gbs", true), rd.opt(o, "latency_us", f, 0),
+                        rd.opt_duplex(o, "duplex", f)});
     }
   }
   if (j.contains("devices")) {
@@ -170,6 +179,7 @@ MachineModel parse_model(const std::string& text, const std::string& source) {
       if (!o.contains("link_gbs")) rd.fail(f + ".link_gbs", "missing");
       d.link_gbs = rd.number(o["link_gbs"], f + ".link_gbs", true);
       d.link_latency_us = rd.opt(o, "link_latency_us", f, 0);
+      d.link_full_duplex = rd.opt_duplex(o, "link_duplex", f);
       if (!o.contains("kernels")) rd.fail(f + ".kernels", "missing");
       d.rates = rd.rates(o["kernels"], f + ".kernels");
       if (d.hub >= static_cast<int>(std::max<std::size_t>(1, m.hubs.size())))
@@ -177,7 +187,7 @@ MachineModel parse_model(const std::string& text, const std::string& source) {
       m.devices.push_back(std::move(d));
     }
   }
-  if (m.hubs.empty()) m.hubs.push_back({1e6, 0});  // no shared bus: only the device links limit
+  if (m.hubs.empty()) m.hubs.push_back({1e6, 0, true});  // no shared bus: only the device links limit
   if (j.contains("network")) {
     const json& o = j["network"];
     m.nodes = rd.opt_count(o, "nodes", "network", 1, 1);

@@ -53,12 +53,17 @@ struct DeviceModel {
   int hub = 0;              // the I/O hub (index into MachineModel::hubs) its link hangs off
   double link_gbs = 0;      // its own link to the hub (e.g. PCIe x16), GB/s
   double link_latency_us = 0;
+  /// Full duplex (JSON "link_duplex": "full", the default): a copy to the
+  /// device and one from it each get link_gbs, as on PCIe and NVLink, which
+  /// have separate lanes per direction. "half": both directions share it.
+  bool link_full_duplex = true;
   Rates rates;
 };
 
 struct Hub {
-  double gbs = 0;  // bandwidth every device link under it shares
+  double gbs = 0;  // bandwidth every device link under it shares (per direction when full duplex)
   double latency_us = 0;
+  bool full_duplex = true;  // JSON "duplex": "full" (default) or "half", as DeviceModel::link_full_duplex
 };
 
 struct MachineModel {

@@ -10,13 +10,34 @@ namespace hetla::sim {
 
 namespace s4u = simgrid::s4u;
 
+namespace {
+
+// A full-duplex link is a SimGrid split-duplex link: two links of the full
+// bandwidth, UP carrying what flows from the host toward the device, DOWN
+// what flows back; a half-duplex one is one link both directions share.
+// It matters since every GPU task's output is checkpointed to the host:
+// seed000-system-a potrf n = 60 000 predicts 1.05 TFLOP/s with shared
+// links and hubs, 1.36 with full-duplex ones (docs/simulation.md).
+s4u::Link* make_link(s4u::NetZone* zone, const std::string& name, double gbs, double latency_us, bool full_duplex) {
+  s4u::Link* l = full_duplex ? zone->create_split_duplex_link(name, gbs * 1e9) : zone->create_link(name, gbs * 1e9);
+  return l->set_latency(latency_us * 1e-6)->seal();
+}
+
+// The link in a route, crossed toward the device (`toward_device`) or back.
+s4u::LinkInRoute hop(const s4u::Link* l, bool toward_device) {
+  if (l->get_sharing_policy() != s4u::Link::SharingPolicy::SPLITDUPLEX) return s4u::LinkInRoute(l);
+  return {l, toward_device ? s4u::LinkInRoute::Direction::UP : s4u::LinkInRoute::Direction::DOWN};
+}
+
+}  // namespace
+
 Platform::Platform(const MachineModel& m, int n) : nodes(std::max(1, n)) {
   for (const auto& dm : m.devices) accels += dm.count;
   auto* zone = s4u::create_full_zone(nodes > 1 ? "cluster" : "node");
   struct Node {
     s4u::Host* cpu;
     std::vector<s4u::Host*> devs;
-    std::vector<std::vector<s4u::LinkInRoute>> pcie;  // cpu -> device links
+    std::vector<std::vector<const s4u::Link*>> pcie;  // links from the cpu to each device, in order
     s4u::Link *up = nullptr, *down = nullptr;
   };
   std::vector<Node> all;
@@ -25,21 +46,22 @@ Platform::Platform(const MachineModel& m, int n) : nodes(std::max(1, n)) {
     Node nd{zone->create_host(pre + "cpu", 1e9), {}, {}};
     std::vector<s4u::Link*> hubs;
     for (std::size_t i = 0; i < m.hubs.size(); ++i)
-      hubs.push_back(zone->create_link(pre + "hub" + std::to_string(i), m.hubs[i].gbs * 1e9)
-                         ->set_latency(m.hubs[i].latency_us * 1e-6)
-                         ->seal());
+      hubs.push_back(make_link(zone, pre + "hub" + std::to_string(i), m.hubs[i].gbs, m.hubs[i].latency_us,
+                               m.hubs[i].full_duplex));
     for (const auto& dm : m.devices)
       for (int c = 0; c < dm.count; ++c) {
         const std::string name = pre + dm.name + std::to_string(c);
         s4u::Host* h = zone->create_host(name, 1e9);
-        s4u::Link* l = zone->create_link(name + "-link", dm.link_gbs * 1e9)->set_latency(dm.link_latency_us * 1e-6)->seal();
-        std::vector<s4u::LinkInRoute> route{s4u::LinkInRoute(hubs[static_cast<std::size_t>(dm.hub)]), s4u::LinkInRoute(l)};
-        zone->add_route(nd.cpu->get_netpoint(), h->get_netpoint(), nullptr, nullptr, route, true);
+        s4u::Link* l = make_link(zone, name + "-link", dm.link_gbs, dm.link_latency_us, dm.link_full_duplex);
+        std::vector<const s4u::Link*> links{hubs[static_cast<std::size_t>(dm.hub)], l};
+        // symmetrical: SimGrid takes the DOWN halves of split-duplex links for the way back
+        zone->add_route(nd.cpu->get_netpoint(), h->get_netpoint(), nullptr, nullptr,
+                        {hop(links[0], true), hop(links[1], true)}, true);
         nd.devs.push_back(h);
-        nd.pcie.push_back(std::move(route));
+        nd.pcie.push_back(std::move(links));
         devices.push_back(h);
       }
-    if (nodes > 1) {
+    if (nodes > 1) {  // the network interface: a link per direction (full duplex)
       nd.up = zone->create_link(pre + "nic-out", m.network_gbs * 1e9)->set_latency(m.network_latency_us * 1e-6)->seal();
       nd.down = zone->create_link(pre + "nic-in", m.network_gbs * 1e9)->set_latency(m.network_latency_us * 1e-6)->seal();
     }
@@ -55,8 +77,9 @@ Platform::Platform(const MachineModel& m, int n) : nodes(std::max(1, n)) {
       const s4u::LinkInRoute out(a.up), in(b.down);
       zone->add_route(a.cpu->get_netpoint(), b.cpu->get_netpoint(), nullptr, nullptr, {out, in}, false);
       for (std::size_t i = 0; i < b.devs.size(); ++i) {
-        std::vector<s4u::LinkInRoute> to{out, in}, from(b.pcie[i].rbegin(), b.pcie[i].rend());
-        to.insert(to.end(), b.pcie[i].begin(), b.pcie[i].end());
+        std::vector<s4u::LinkInRoute> to{out, in}, from;
+        for (const s4u::Link* l : b.pcie[i]) to.push_back(hop(l, true));
+        for (auto l = b.pcie[i].rbegin(); l != b.pcie[i].rend(); ++l) from.push_back(hop(*l, false));
         from.push_back(s4u::LinkInRoute(b.up));
         from.push_back(s4u::LinkInRoute(a.down));
         zone->add_route(a.cpu->get_netpoint(), b.devs[i]->get_netpoint(), nullptr, nullptr, to, false);

@@ -24,7 +24,10 @@ namespace hetla::sim {
 
 /// The SimGrid platform of a model: one host for the CPU, one per
 /// accelerator instance, a link per accelerator and per hub. Builds it in
-/// the current engine.
+/// the current engine. A full-duplex link or hub (the model's default, as
+/// PCIe and NVLink are) is a SimGrid split-duplex link: copies to a device
+/// and copies back (write-backs, checkpoints) each get its bandwidth; a
+/// half-duplex one is shared by both directions.
 ///
 /// A cluster (nodes > 1, seed 004 sec. 5.4) is one simulated machine whose
 /// devices are grouped into nodes, each a copy of the model's node: its own

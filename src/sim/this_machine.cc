@@ -354,6 +354,8 @@ MachineModel build(const Layout& l, const HostRates& hr, const std::string& devi
     m.sources.emplace_back(f + ".link_gbs", e && e->config().bandwidth_gbs > 0 ? "emu bw parameter"
                                                                                  : "emu without bw: hetla's 20 GB/s hint (copies are memcpy)");
     m.sources.emplace_back(f + ".link_latency_us", "emu lat parameter (0 when not given)");
+    m.sources.emplace_back(f + ".link_duplex", "full: an emu device times each copy on its own (EmulatedDevice::throttle), "
+                                               "so a copy in and a copy out overlap");
     m.sources.emplace_back(f + ".memory_gb", "emu mem parameter (0: unlimited)");
     m.devices.push_back(std::move(d));
   }
@@ -440,12 +442,14 @@ std::string model_json(const MachineModel& m) {
   j["host"] = {{"cores", m.cores}, {"kernels", curves_json(m.host, 1, kKernels)}};
   if (m.memory_bandwidth_gbs > 0) j["host"]["memory_bandwidth_gbs"] = m.memory_bandwidth_gbs;
   ojson hubs = ojson::array();
-  for (const auto& h : m.hubs) hubs.push_back({{"bandwidth_gbs", h.gbs}, {"latency_us", h.latency_us}});
+  for (const auto& h : m.hubs)
+    hubs.push_back({{"bandwidth_gbs", h.gbs}, {"latency_us", h.latency_us}, {"duplex", h.full_duplex ? "full" : "half"}});
   j["hubs"] = hubs;
   ojson devs = ojson::array();
   for (const auto& d : m.devices) {
     ojson o = {{"name", d.name},         {"count", d.count},     {"memory_gb", d.memory_bytes / 1e9},
               {"hub", d.hub},           {"link_gbs", d.link_gbs}, {"link_latency_us", d.link_latency_us},
+              {"link_duplex", d.link_full_duplex ? "full" : "half"},
               {"fp64", d.fp64},         {"herk_as_gemm", d.herk_as_gemm},
               {"kernels", curves_json(d.rates, 1, kDeviceKernels)}};
     devs.push_back(o);
