@@ -88,10 +88,12 @@ void Runtime::copy_loop(int d) {
 // A task ran and committed its writes on d (host checkpoints on): d's
 // copy-out thread copies them to the host and releases it, so d's workers run
 // their next task meanwhile and the copy engine goes on staging: GPUs copy
-// each direction on an engine of its own. Simulated, potrf n = 20000, nb 512,
-// against 2.81 s / 1.29 s with HETLA_CHECKPOINTS=0: keeneland-node 4.15 s
-// copied on the worker, 2.87 s here; seed000-system-a 2.70 s and 3.09 s: its
-// six GPUs share two I/O hubs, and the checkpoints move 21 GB more over them.
+// each direction on an engine of its own. Simulated, potrf n = 20000, nb 512
+// (half-duplex links then), against 2.81 s / 1.29 s with HETLA_CHECKPOINTS=0:
+// keeneland-node 4.15 s copied on the worker, 2.87 s here; seed000-system-a
+// 2.70 s and 3.09 s. With full-duplex links (docs/simulation.md) system-a
+// gives 2.17 s against 1.05 s: its six GPUs share two I/O hubs, and the
+// checkpoints fill the hubs' direction toward the host.
 void Runtime::hand_checkpoint(Task* t, int d) {
   CopyEngine& e = *engines_[static_cast<std::size_t>(d)];
   {
