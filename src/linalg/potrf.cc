@@ -48,13 +48,10 @@ template <typename T> int64_t potrf(Uplo uplo, Matrix<T>& A, const Options& opti
       for (int64_t i = k + 1; i < nt; ++i)
         tile::trsm(rt, Side::Right, Uplo::Lower, Op::ConjTrans, Diag::NonUnit, T(1), a(k, k), a(i, k),
                    opts(k, k, true));
-      // By blocks of columns that widen away from the panel (1, 1, 2, 4, 8,
-      // 8, ...), as getrf's update: the next panels' columns stay alone.
-      for (int64_t j1 = k + 1; j1 < nt;) {
-        const int64_t j2 = std::min(nt, j1 + std::clamp<int64_t>(j1 - k - 1, 1, 8)) - 1;
-        // A(i, j) -= A(i, k) A(j, k)^H for i >= j
-        tile::lower_update_columns(rt, -one, A, k, j1, j2, one, [&](int64_t j) { return opts(k, j, false); });
-        j1 = j2 + 1;
+      for (int64_t j = k + 1; j < nt; ++j) {
+        tile::herk(rt, Uplo::Lower, Op::NoTrans, -one, a(j, k), one, a(j, j), opts(k, j, false));
+        // A(i, j) -= A(i, k) A(j, k)^H for i > j
+        tile::gemm_column(rt, Op::ConjTrans, T(-1), A, j + 1, k, a(j, k), T(1), j, opts(k, j, false));
       }
     }
   } else {
