@@ -144,7 +144,9 @@ void laswp(rt::Runtime& rt, const Matrix<T>& A, int64_t j, const int64_t* ipiv, 
 /// (its rows x its columns x nb). A process's tiles of a row set and a column
 /// set lie as one block of its local array (mpi::DistMatrix), so C and B are
 /// in place; the A tiles it reads from another process are packed once per
-/// block rather than once per tile column.
+/// block rather than once per tile column (a GEMM per tile column:
+/// getrf n = 8000 on 1 x 2 processes, best of 4 runs of 4, alternated, on a
+/// loaded machine: 4.88 s against 5.51 s; one rank was idle 16 % of the time).
 template <typename T>
 void gemm_block_by_owner(rt::Runtime& rt, const Matrix<T>& M, int64_t k, int64_t i1, int64_t j1, int64_t j2, Opts o) {
   std::vector<int> ranks;
@@ -169,7 +171,7 @@ void gemm_block_by_owner(rt::Runtime& rt, const Matrix<T>& M, int64_t k, int64_t
           break;
         }
     std::vector<rt::Access> acc;
-    std::vector<int64_t> mb, nb, kb{M.tile_nb(k)};
+    std::vector<int64_t> mb, nb, kb{M.tile_mb(k)};  // kb: B's rows
     for (int64_t i : rows) acc.push_back(rt::R(M.handle(i, k))), mb.push_back(M.tile_mb(i));
     for (int64_t j : cols) acc.push_back(rt::R(M.handle(k, j))), nb.push_back(M.tile_nb(j));
     for (int64_t j : cols)
