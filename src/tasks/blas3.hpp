@@ -79,14 +79,8 @@ void gemm(rt::Runtime& rt, Op opa, Op opb, T alpha, Ref<T> A, Ref<T> B, T beta, 
 template <typename T>
 void gemm_column_by_owner(rt::Runtime& rt, Op opb, T alpha, const Matrix<T>& M, int64_t i1, int64_t k, Ref<T> B,
                           T beta, int64_t j, Opts o) {
-  std::vector<int> ranks;
-  for (int64_t i = i1; i < M.mt(); ++i)
-    if (std::find(ranks.begin(), ranks.end(), M.handle(i, j)->rank) == ranks.end())
-      ranks.push_back(M.handle(i, j)->rank);
-  for (int r : ranks) {
-    std::vector<int64_t> rows;  // tile rows of process r
-    for (int64_t i = i1; i < M.mt(); ++i)
-      if (M.handle(i, j)->rank == r) rows.push_back(i);
+  for (const OwnedTiles& own : owned_tiles(M, i1, j, j)) {
+    const std::vector<int64_t>& rows = own.rows;  // tile rows of process own.rank
     if (rows.size() == 1) {
       gemm(rt, Op::NoTrans, opb, alpha, ref(M, rows[0], k), B, beta, ref(M, rows[0], j), o);
       continue;

@@ -58,6 +58,28 @@ template <typename T> constexpr double flop_scale() { return is_complex_v<T> ? 4
 /// devices with fp64. Every task with a KernelId ORs it into its flags.
 template <typename T> constexpr uint32_t fp64_flag() { return std::is_same_v<real_t<T>, double> ? rt::kFp64 : 0u; }
 
+/// What one process holds of the tile range rows [i1, mt) x columns
+/// [j1, j2] of a matrix spread over processes: under a 2-D block-cyclic
+/// layout a row set x a column set (every tile of those rows and columns).
+struct OwnedTiles {
+  int rank = 0;
+  std::vector<int64_t> rows, cols;
+};
+/// Each process's OwnedTiles of that range, in the order of first
+/// appearance (column by column).
+template <typename T> std::vector<OwnedTiles> owned_tiles(const Matrix<T>& M, int64_t i1, int64_t j1, int64_t j2) {
+  std::vector<OwnedTiles> out;
+  for (int64_t j = j1; j <= j2; ++j)
+    for (int64_t i = i1; i < M.mt(); ++i) {
+      const int r = M.handle(i, j)->rank;
+      auto it = std::find_if(out.begin(), out.end(), [r](const OwnedTiles& o) { return o.rank == r; });
+      if (it == out.end()) it = out.insert(out.end(), OwnedTiles{r, {}, {}});
+      if (it->cols.empty() || it->cols.back() != j) it->cols.push_back(j);
+      if (j == it->cols.front()) it->rows.push_back(i);
+    }
+  return out;
+}
+
 /// Accesses first .. first + mb.size() - 1 of a task, tiles of mb[t] rows
 /// and `cols` columns, as one column-major block of sum(mb) rows: in place
 /// where they lie one below the other with one leading dimension (a
