@@ -81,6 +81,22 @@ void qr_triangle(const K& k_, int64_t m, int64_t k, const T* V, int64_t ldv, con
   for (int64_t j = 0; j < k; ++j) std::fill(Tm + j + 1 + j * ldt, Tm + k + j * ldt, T(0));
 }
 
+/// Workspace of the blocked QR and Q of an m x n matrix with panels of nb:
+/// V (m x nb, the panel's reflectors with their unit diagonal and zeros
+/// above it, for a plain gemm), Tm (nb x nb, zero below its diagonal), W and
+/// TW (nb x n), and geqr2's/ungqr's nb entries.
+template <typename T> struct BlockWork {
+  std::vector<T> buf;
+  T *V, *Tm, *W, *TW, *work;
+  BlockWork(int64_t m, int64_t n, int64_t nb)
+      : buf(static_cast<std::size_t>(m * nb + nb * nb + 2 * nb * n + nb)),
+        V(buf.data()),
+        Tm(V + m * nb),
+        W(Tm + nb * nb),
+        TW(W + nb * n),
+        work(TW + nb * n) {}
+};
+
 /// The jb reflectors stored in P (mp x jb, geqrf's layout) applied to the
 /// mp x n2 columns right of them, C = P + jb lda: C := H^H C (trans =
 /// ConjTrans, geqrf) or H C (NoTrans, ungqr), H = I - V T V^H, as three
@@ -112,15 +128,8 @@ template <typename T, typename K> void geqrf(const K& k, int64_t m, int64_t n, T
   // The panel as wide as kGeqrfPanel, narrower where its first ?larf (m x
   // (nb - 1)) would reach the threads.
   const int64_t nb = std::clamp<int64_t>(kGeqr2SingleMax<T> / m, 2, kGeqrfPanel<T>);
-  // Workspace: V (m x nb, the panel's reflectors with their unit diagonal
-  // and zeros above it, for a plain gemm), T (nb x nb, zero below its
-  // diagonal), W and TW (nb x n), and geqr2's nb entries.
-  std::vector<T> buf(static_cast<std::size_t>(m * nb + nb * nb + 2 * nb * n + nb));
-  T* V = buf.data();
-  T* Tm = V + m * nb;
-  T* W = Tm + nb * nb;
-  T* TW = W + nb * n;
-  T* work = TW + nb * n;
+  detail::BlockWork<T> ws(m, n, nb);
+  T *V = ws.V, *Tm = ws.Tm, *W = ws.W, *TW = ws.TW, *work = ws.work;
   for (int64_t i = 0; i < mn; i += nb) {
     const int64_t jb = std::min(nb, mn - i), mp = m - i, n2 = n - i - jb;
     T* P = A + i + i * lda;
@@ -147,12 +156,8 @@ template <typename T> bool ungqr_composed(int64_t m, int64_t n, int64_t k) {
 /// / 184, 1378 / 559 / 404, 692 / 406 / 400.
 template <typename T, typename K> void ungqr(const K& k, int64_t m, int64_t n, T* A, int64_t lda, const T* tau) {
   const int64_t nb = std::clamp<int64_t>(kGeqr2SingleMax<T> / m, 2, kGeqrfPanel<T>);
-  std::vector<T> buf(static_cast<std::size_t>(m * nb + nb * nb + 2 * nb * n + nb));
-  T* V = buf.data();
-  T* Tm = V + m * nb;
-  T* W = Tm + nb * nb;
-  T* TW = W + nb * n;
-  T* work = TW + nb * n;
+  detail::BlockWork<T> ws(m, n, nb);
+  T *V = ws.V, *Tm = ws.Tm, *W = ws.W, *TW = ws.TW, *work = ws.work;
   for (int64_t i = ((n - 1) / nb) * nb; i >= 0; i -= nb) {
     const int64_t jb = std::min(nb, n - i), mp = m - i, n2 = n - i - jb;
     T* P = A + i + i * lda;
