@@ -13,6 +13,7 @@
 #include "hetla/linalg.hpp"
 #include "kernels/host/lapack_lu.hpp"
 #include "kernels/host/lapack_qr.hpp"
+#include "kernels/host/small_cholesky.hpp"
 #include "kernels/host/small_factor.hpp"
 #include "kernels/host/small_qr.hpp"
 #include "runtime/reentry.hpp"
@@ -37,9 +38,17 @@ inline constexpr int64_t kStackPivots = 256;
 
 /// potrf in the caller's thread. Marked inside hetla (rt::ReentryScope): with
 /// hetla's LAPACK names interposed, the vendor's own calls stay the vendor's.
-/// Where the vendor's potrf would start its thread pool, the single-threaded
+/// Real matrices up to kOwnPotrfMax: hetla's own kernel, which shares nothing
+/// with other callers (kernels/host/small_cholesky.hpp). Elsewhere, where the
+/// vendor's potrf would start its thread pool, the single-threaded
 /// composition of kernels/host/small_factor.hpp.
 template <typename T> int64_t inline_potrf(Uplo uplo, int64_t n, T* A, int64_t lda) {
+  if constexpr (!is_complex_v<T>) {
+    if (small::potrf_own<T>(n)) {
+      const int64_t info = uplo == Uplo::Lower ? small::potrf_lower_own(n, A, lda) : small::potrf_upper_own(n, A, lda);
+      return info != 0 ? info : detail::nonfinite_pivot(n, A, lda);
+    }
+  }
   const rt::ReentryScope inside;
   const small::ThreadedSizeCall counted(small::potrf_composed(n));
   const int64_t info = small::potrf_composed(n) ? small::potrf(small::BlasKernels<T>{}, uplo, n, A, lda)

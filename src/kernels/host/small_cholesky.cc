@@ -1,0 +1,47 @@
+// The default build of hetla's small Cholesky and the choice between it and
+// the AVX2/FMA one (small_cholesky_avx2.cc), made once per process.
+#include "kernels/host/small_cholesky.hpp"
+
+#include "kernels/host/small_cholesky_impl.hpp"
+
+namespace hetla::small {
+#ifdef HETLA_HAVE_AVX2_KERNELS
+namespace avx2 {
+int64_t potrf_lower(int64_t n, double* A, int64_t lda);
+int64_t potrf_lower(int64_t n, float* A, int64_t lda);
+int64_t potrf_upper(int64_t n, double* A, int64_t lda);
+int64_t potrf_upper(int64_t n, float* A, int64_t lda);
+}  // namespace avx2
+#endif
+
+namespace {
+bool cpu_has_avx2() {
+#ifdef HETLA_HAVE_AVX2_KERNELS
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return has;
+#else
+  return false;
+#endif
+}
+
+template <typename T> int64_t lower(int64_t n, T* A, int64_t lda) {
+#ifdef HETLA_HAVE_AVX2_KERNELS
+  if (cpu_has_avx2()) return avx2::potrf_lower(n, A, lda);
+#endif
+  return ::potrf_lower(n, A, lda);
+}
+template <typename T> int64_t upper(int64_t n, T* A, int64_t lda) {
+#ifdef HETLA_HAVE_AVX2_KERNELS
+  if (cpu_has_avx2()) return avx2::potrf_upper(n, A, lda);
+#endif
+  return ::potrf_upper(n, A, lda);
+}
+}  // namespace
+
+int64_t potrf_lower_own(int64_t n, double* A, int64_t lda) { return lower(n, A, lda); }
+int64_t potrf_lower_own(int64_t n, float* A, int64_t lda) { return lower(n, A, lda); }
+int64_t potrf_upper_own(int64_t n, double* A, int64_t lda) { return upper(n, A, lda); }
+int64_t potrf_upper_own(int64_t n, float* A, int64_t lda) { return upper(n, A, lda); }
+const char* own_kernels_isa() { return cpu_has_avx2() ? "avx2" : "generic"; }
+
+}  // namespace hetla::small

@@ -1,0 +1,257 @@
+// The body of hetla's own small Cholesky (small_cholesky.hpp), included by
+// exactly two files: small_cholesky.cc (the build's default instruction set)
+// and small_cholesky_avx2.cc (compiled for AVX2 and FMA). Everything here has
+// internal linkage and uses only compiler built-ins, no library header: a
+// function emitted from the AVX2 file must never be the one the linker keeps
+// for the rest of the library, which also runs where AVX2 is absent.
+//
+// Left-looking by blocks of 4 columns (LAPACK's Crout order): a block's
+// columns take the updates of all columns left of it as a register-blocked
+// product (8 accumulators of 32 bytes: 2 row vectors x 4 columns, one
+// multiply-add per load pair), then its 4 x 4 diagonal block is factored and
+// the rows below are solved while still in registers. Each entry is loaded
+// and stored once per block; nothing is shared between callers, nothing
+// allocated, no lock taken.
+#pragma once
+#include <cstdint>
+
+// Vectors of 32 bytes passed between these internal functions in the default
+// build: GCC notes that their ABI differs with AVX, which no caller outside
+// this file sees.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
+namespace {
+
+template <typename T> struct Lanes;
+template <> struct Lanes<double> {
+  typedef double V __attribute__((vector_size(32)));
+};
+template <> struct Lanes<float> {
+  typedef float V __attribute__((vector_size(32)));
+};
+
+/// V at any address of its elements (aligned to one element, aliasing them).
+template <typename V> struct Unaligned {
+  typedef V type __attribute__((aligned(alignof(decltype(V{}[0]))), may_alias));
+};
+template <> struct Unaligned<double> {
+  typedef double type;
+};
+template <> struct Unaligned<float> {
+  typedef float type;
+};
+template <typename V, typename T> inline V load(const T* p) { return *reinterpret_cast<const typename Unaligned<V>::type*>(p); }
+template <typename V, typename T> inline void store(T* p, const V& v) {
+  *reinterpret_cast<typename Unaligned<V>::type*>(p) = v;
+}
+
+/// Columns per block.
+constexpr int kCols = 4;
+/// A vector of kCols rows (16 bytes of float, 32 of double): the upper
+/// factorization's, and the lower one's last rows of float.
+template <typename T> struct Rows {
+  typedef T V __attribute__((vector_size(kCols * sizeof(T))));
+};
+
+/// The largest order the upper factorization takes (its transposed block
+/// rows live on the stack: 4 KiB in double).
+constexpr int64_t kOwnOrderMax = 128;
+
+/// acc = the block's columns j0 .. j0 + NC of R vectors of rows from row i,
+/// less the sum over p < j0 of L(rows, p) L(j0 + c, p).
+template <typename V, int R, int NC, typename T>
+inline void update(int64_t i, int64_t j0, const T* A, int64_t lda, V (&acc)[R][NC]) {
+  constexpr int W = sizeof(V) / sizeof(T);
+  for (int c = 0; c < NC; ++c)
+    for (int r = 0; r < R; ++r) acc[r][c] = load<V>(A + i + r * W + (j0 + c) * lda);
+  for (int64_t p = 0; p < j0; ++p) {
+    const T* col = A + p * lda;
+    V a[R];
+    for (int r = 0; r < R; ++r) a[r] = load<V>(col + i + r * W);
+    for (int c = 0; c < NC; ++c) {
+      const T b = col[j0 + c];
+      for (int r = 0; r < R; ++r) acc[r][c] -= a[r] * b;
+    }
+  }
+}
+
+/// The rows from i of the block: updated, then X := X L_jj^-T with the
+/// factored diagonal block L (NC x NC) and its reciprocal diagonal.
+template <typename V, int R, int NC, typename T>
+inline void update_solve(int64_t i, int64_t j0, T* A, int64_t lda, const T (&L)[kCols][kCols], const T (&inv)[kCols]) {
+  constexpr int W = sizeof(V) / sizeof(T);
+  V acc[R][NC];
+  update<V, R, NC>(i, j0, A, lda, acc);
+  for (int c = 0; c < NC; ++c) {
+    for (int d = 0; d < c; ++d)
+      for (int r = 0; r < R; ++r) acc[r][c] -= acc[r][d] * L[c][d];
+    for (int r = 0; r < R; ++r) acc[r][c] *= inv[c];
+  }
+  for (int c = 0; c < NC; ++c)
+    for (int r = 0; r < R; ++r) store(A + i + r * W + (j0 + c) * lda, acc[r][c]);
+}
+
+/// Factors block j0 (NC columns) of an n x n lower Cholesky; LAPACK's info.
+template <int NC, typename T> int64_t block(int64_t n, int64_t j0, T* A, int64_t lda) {
+  using V = typename Lanes<T>::V;
+  constexpr int W = sizeof(V) / sizeof(T);
+  // The top rows (the diagonal block, and the rows after it up to one
+  // vector): updated as vectors where they fit, else one row at a time.
+  const int top = n - j0 < W ? static_cast<int>(n - j0) : W;
+  T buf[W][NC] = {};
+  if (top == W) {
+    V acc[1][NC];
+    update<V, 1, NC>(j0, j0, A, lda, acc);
+    for (int c = 0; c < NC; ++c)
+      for (int r = 0; r < W; ++r) buf[r][c] = acc[0][c][r];
+  } else {
+    for (int r = 0; r < top; ++r) {
+      T acc[1][NC];
+      update<T, 1, NC>(j0 + r, j0, A, lda, acc);
+      for (int c = 0; c < NC; ++c) buf[r][c] = acc[0][c];
+    }
+  }
+  // Unblocked Cholesky of the top rows (right-looking inside the block).
+  T L[kCols][kCols] = {}, inv[kCols] = {};
+  int64_t info = 0;
+  for (int c = 0; c < NC && !info; ++c) {
+    const T d = buf[c][c];
+    if (!(d > T(0))) {  // also NaN
+      info = j0 + c + 1;
+      break;
+    }
+    const T s = __builtin_sqrt(d);
+    inv[c] = T(1) / s;
+    buf[c][c] = s;
+    for (int r = c + 1; r < top; ++r) buf[r][c] *= inv[c];
+    for (int e = c + 1; e < NC; ++e)
+      for (int r = e; r < top; ++r) buf[r][e] -= buf[r][c] * buf[e][c];
+  }
+  for (int c = 0; c < NC; ++c)
+    for (int r = c; r < top; ++r) A[j0 + r + (j0 + c) * lda] = buf[r][c];
+  if (info) return info;
+  for (int c = 0; c < NC; ++c)
+    for (int d = 0; d <= c; ++d) L[c][d] = buf[c][d];
+  int64_t i = j0 + top;
+  for (; i + 2 * W <= n; i += 2 * W) update_solve<V, 2, NC>(i, j0, A, lda, L, inv);
+  for (; i + W <= n; i += W) update_solve<V, 1, NC>(i, j0, A, lda, L, inv);
+  if constexpr (W > kCols)  // float: 4 rows left of 8 are a vector too
+    for (; i + kCols <= n; i += kCols) update_solve<typename Rows<T>::V, 1, NC>(i, j0, A, lda, L, inv);
+  for (; i < n; ++i) update_solve<T, 1, NC>(i, j0, A, lda, L, inv);
+  return 0;
+}
+
+/// A = L L^T of order n in the lower triangle (the upper one untouched);
+/// LAPACK's info. T: float or double.
+template <typename T> int64_t potrf_lower(int64_t n, T* A, int64_t lda) {
+  for (int64_t j0 = 0; j0 < n; j0 += kCols) {
+    int64_t info = 0;
+    switch (n - j0 < kCols ? n - j0 : kCols) {
+      case 1: info = block<1>(n, j0, A, lda); break;
+      case 2: info = block<2>(n, j0, A, lda); break;
+      case 3: info = block<3>(n, j0, A, lda); break;
+      default: info = block<kCols>(n, j0, A, lda); break;
+    }
+    if (info) return info;
+  }
+  return 0;
+}
+
+/// acc[q] = A(k0 .. k0 + kCols, j + q) less the sum over p < k0 of
+/// U(p, k0 ..) U(p, j + q): vectors over the block's rows, the block's
+/// columns of U transposed into X (X[p] = U(p, k0 .. k0 + kCols)), each
+/// U(p, j + q) broadcast. Rows of column j + q past row `last` are not read
+/// (the diagonal block's lower triangle): they start at 0.
+template <int NJ, typename V, typename T>
+inline void update_rows(int64_t k0, const T* A, int64_t lda, const V* X, int64_t j, int64_t last, V (&acc)[NJ]) {
+  for (int q = 0; q < NJ; ++q) {
+    if (last - k0 >= kCols - 1) {
+      acc[q] = load<V>(A + k0 + (j + q) * lda);
+    } else {
+      acc[q] = V{};
+      for (int c = 0; c <= last + q - k0 && c < kCols; ++c) acc[q][c] = A[k0 + c + (j + q) * lda];
+    }
+  }
+  for (int64_t p = 0; p < k0; ++p)
+    for (int q = 0; q < NJ; ++q) acc[q] -= X[p] * A[p + (j + q) * lda];
+}
+
+/// Block k0 (NC rows of U) of an n x n upper Cholesky; LAPACK's info. X:
+/// room for k0 rows.
+template <int NC, typename T> int64_t block_upper(int64_t n, int64_t k0, T* A, int64_t lda, typename Rows<T>::V* X) {
+  using V = typename Rows<T>::V;
+  for (int64_t p = 0; p < k0; ++p) {
+    X[p] = V{};
+    for (int c = 0; c < NC; ++c) X[p][c] = A[p + (k0 + c) * lda];
+  }
+  T U[kCols][kCols] = {}, inv[kCols] = {};
+  for (int e = 0; e < NC; ++e) {  // the diagonal block's column k0 + e, rows <= e
+    V acc[1];
+    update_rows<1>(k0, A, lda, X, k0 + e, k0 + e, acc);
+    for (int c = 0; c <= e; ++c) U[c][e] = acc[0][c];
+  }
+  int64_t info = 0;
+  for (int c = 0; c < NC; ++c) {
+    const T d = U[c][c];
+    if (!(d > T(0))) {  // also NaN
+      info = k0 + c + 1;
+      break;
+    }
+    const T s = __builtin_sqrt(d);
+    inv[c] = T(1) / s;
+    U[c][c] = s;
+    for (int e = c + 1; e < NC; ++e) U[c][e] *= inv[c];
+    for (int r = c + 1; r < NC; ++r)
+      for (int e = r; e < NC; ++e) U[r][e] -= U[c][r] * U[c][e];
+  }
+  for (int e = 0; e < NC; ++e)
+    for (int c = 0; c <= e; ++c) A[k0 + c + (k0 + e) * lda] = U[c][e];
+  if (info) return info;
+  // The block's rows right of it: U_kk^T x = the updated column, by
+  // substitution; a full block of rows loads and stores as one vector.
+  constexpr int NJ = 4;
+  auto solve = [&](const V& a, int64_t j) {
+    T x[kCols];
+    for (int c = 0; c < NC; ++c) {
+      T v = a[c];
+      for (int d = 0; d < c; ++d) v -= U[d][c] * x[d];
+      x[c] = v * inv[c];
+    }
+    for (int c = 0; c < NC; ++c) A[k0 + c + j * lda] = x[c];
+  };
+  const int64_t last = k0 + NC - 1;  // rows past it belong to the next blocks
+  int64_t j = k0 + NC;
+  for (; j + NJ <= n; j += NJ) {
+    V acc[NJ];
+    update_rows<NJ>(k0, A, lda, X, j, NC == kCols ? n : last, acc);
+    for (int q = 0; q < NJ; ++q) solve(acc[q], j + q);
+  }
+  for (; j < n; ++j) {
+    V acc[1];
+    update_rows<1>(k0, A, lda, X, j, NC == kCols ? n : last, acc);
+    solve(acc[0], j);
+  }
+  return 0;
+}
+
+/// A = U^T U of order n in the upper triangle (the lower one untouched);
+/// LAPACK's info. T: float or double.
+template <typename T> int64_t potrf_upper(int64_t n, T* A, int64_t lda) {
+  typename Rows<T>::V X[kOwnOrderMax];
+  if (n > kOwnOrderMax) return -1;
+  for (int64_t k0 = 0; k0 < n; k0 += kCols) {
+    int64_t info = 0;
+    switch (n - k0 < kCols ? n - k0 : kCols) {
+      case 1: info = block_upper<1>(n, k0, A, lda, X); break;
+      case 2: info = block_upper<2>(n, k0, A, lda, X); break;
+      case 3: info = block_upper<3>(n, k0, A, lda, X); break;
+      default: info = block_upper<kCols>(n, k0, A, lda, X); break;
+    }
+    if (info) return info;
+  }
+  return 0;
+}
+
+}  // namespace

@@ -1,0 +1,107 @@
+// hetla's own small Cholesky (kernels/host/small_cholesky.hpp): both triangles,
+// every order up to its largest with ragged blocks and row vectors, random
+// and ill-conditioned matrices, LAPACK's info. The library's entry (the AVX2
+// build on a CPU that has it) and the default build, compiled into this test
+// from the same body, are checked alike.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "checks.hpp"
+#include "kernels/host/blas.hpp"
+#include "kernels/host/small_cholesky.hpp"
+#include "kernels/host/small_cholesky_impl.hpp"
+#include "matgen.hpp"
+
+namespace hetla {
+namespace {
+
+template <typename T> class SmallCholesky : public testing::Test {};
+using Reals = testing::Types<float, double>;
+TYPED_TEST_SUITE(SmallCholesky, Reals);
+
+/// The library's entry point, or the default build compiled in this file.
+template <typename T> int64_t factor(bool library, Uplo uplo, int64_t n, T* A, int64_t lda) {
+  if (library)
+    return uplo == Uplo::Lower ? small::potrf_lower_own(n, A, lda) : small::potrf_upper_own(n, A, lda);
+  return uplo == Uplo::Lower ? ::potrf_lower(n, A, lda) : ::potrf_upper(n, A, lda);
+}
+
+/// Factors A0 and checks the residual, that the other triangle and the rows
+/// past n are untouched, and the vendor's factor to rounding.
+template <typename T>
+void expect_factor(bool library, Uplo uplo, int64_t n, int64_t lda, const std::vector<T>& A0, double residual_bound) {
+  auto F = A0, V = A0;
+  ASSERT_EQ(factor(library, uplo, n, F.data(), lda), 0);
+  ASSERT_EQ(blas::potrf(uplo, n, V.data(), lda), 0);
+  EXPECT_LT(bench::potrf_residual(uplo, n, A0.data(), lda, F.data(), lda), residual_bound);
+  double diff = 0, scale = 0;
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < lda; ++i) {
+      const auto at = static_cast<std::size_t>(i + j * lda);
+      if (i >= n || (uplo == Uplo::Lower ? i < j : i > j)) {
+        ASSERT_EQ(F[at], A0[at]) << "touched " << i << "," << j;
+      } else {
+        diff = std::max(diff, double(std::abs(F[at] - V[at])));
+        scale = std::max(scale, double(std::abs(V[at])));
+      }
+    }
+  EXPECT_LE(diff, 1000 * std::numeric_limits<T>::epsilon() * scale);
+}
+
+TYPED_TEST(SmallCholesky, EveryOrderBothTrianglesBothBuilds) {
+  using T = TypeParam;
+  for (bool library : {true, false})
+    for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+      for (int64_t n = 1; n <= small::kOwnPotrfMax; n += n < 20 ? 1 : n < 70 ? 3 : 9) {
+        SCOPED_TRACE(std::string(library ? "library " : "default build ") + (uplo == Uplo::Lower ? "L" : "U") +
+                     " n=" + std::to_string(n));
+        const int64_t lda = n + 3;
+        expect_factor(library, uplo, n, lda, bench::random_hpd<T>(n, lda, 11 + n), bench::kResidualThreshold);
+      }
+  for (bool library : {true, false})
+    for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+      const int64_t n = small::kOwnPotrfMax;
+      expect_factor(library, uplo, n, n, bench::random_hpd<T>(n, n, 5), bench::kResidualThreshold);
+    }
+}
+
+TYPED_TEST(SmallCholesky, IllConditioned) {
+  using T = TypeParam;
+  const double cond = std::is_same_v<T, float> ? 1e5 : 1e12;
+  for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+    for (int64_t n : {13, 64, 101}) {
+      SCOPED_TRACE(n);
+      const int64_t lda = n + 1;
+      const auto A0 = bench::ill_conditioned_hpd<T>(n, lda, cond, 3 + n);
+      auto F = A0;
+      ASSERT_EQ(factor(true, uplo, n, F.data(), lda), 0);
+      EXPECT_LT(bench::potrf_residual(uplo, n, A0.data(), lda, F.data(), lda), bench::kResidualThreshold);
+    }
+}
+
+TYPED_TEST(SmallCholesky, InfoIsTheVendors) {
+  using T = TypeParam;
+  for (bool library : {true, false})
+    for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+      for (int64_t n : {1, 6, 37, 128})
+        for (int64_t bad : {int64_t(1), int64_t(2), n / 2 + 1, n - 1, n}) {
+          if (bad < 1 || bad > n) continue;
+          SCOPED_TRACE("n=" + std::to_string(n) + " bad=" + std::to_string(bad));
+          auto F = bench::random_hpd<T>(n, n, 7 + n);
+          F[(bad - 1) * (n + 1)] = T(-1);
+          auto V = F;
+          EXPECT_EQ(factor(library, uplo, n, F.data(), n), blas::potrf(uplo, n, V.data(), n));
+          // A NaN fails as LAPACK's check does.
+          auto N = bench::random_hpd<T>(n, n, 7 + n);
+          N[(bad - 1) * (n + 1)] = std::numeric_limits<T>::quiet_NaN();
+          EXPECT_EQ(factor(library, uplo, n, N.data(), n), bad);
+        }
+}
+
+}  // namespace
+}  // namespace hetla
