@@ -18,7 +18,7 @@
 // Vectors of 32 bytes passed between these internal functions in the default
 // build: GCC notes that their ABI differs with AVX, which no caller outside
 // this file sees.
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 
