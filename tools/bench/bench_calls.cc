@@ -49,18 +49,22 @@ Kind kind_of(const std::string& r) {
 }
 
 /// Where the copy of an input goes: half a page away from the input, modulo
-/// 4096 bytes. Two heap blocks allocated one after the other sit 16 bytes
-/// apart modulo a page, where glibc's memcpy (rep movsb) on this host's CPU
-/// is 16x slower: 32 KiB (dpotrf n = 64) took 11.5 us against 0.7 us, more
-/// than the call it prepares, and then set the throughput figures.
+/// 4096 bytes, and at least a cache line from either end of its block. Two
+/// heap blocks allocated one after the other sit 16 bytes apart modulo a
+/// page, where glibc's memcpy (rep movsb) on this host's CPU is 16x slower:
+/// 32 KiB (dpotrf n = 64) took 11.5 us against 0.7 us, more than the call it
+/// prepares, and then set the throughput figures. The cache lines at a
+/// block's ends may hold another thread's data (its heap block), which the
+/// copy's writes would bounce between the cores.
 template <typename T> T* half_a_page_away(const T* from, std::vector<T>& room, std::size_t count) {
-  constexpr std::size_t kPage = 4096;
-  room.assign(count + kPage / sizeof(T), T(0));
-  for (std::size_t s = 0; s < kPage / sizeof(T); ++s) {
+  constexpr std::size_t kPage = 4096, kLine = 64;
+  const std::size_t lead = (kLine + sizeof(T) - 1) / sizeof(T);
+  room.assign(count + (kPage + 2 * kLine) / sizeof(T) + 2, T(0));
+  for (std::size_t s = lead; s < lead + kPage / sizeof(T); ++s) {
     const auto gap = reinterpret_cast<std::uintptr_t>(room.data() + s) - reinterpret_cast<std::uintptr_t>(from);
     if (gap % kPage == kPage / 2) return room.data() + s;
   }
-  return room.data();  // not reachable with 16-byte aligned blocks; any place works, slower
+  return room.data() + lead;  // not reachable with 16-byte aligned blocks
 }
 
 /// One routine's call on a private n x n input, copied fresh before each call.
