@@ -5,6 +5,8 @@
 #include "kernels/host/small_cholesky_impl.hpp"
 
 namespace hetla::small {
+static_assert(kOwnPotrfMax <= kOwnOrderMax, "the upper factorization's stack holds kOwnOrderMax rows");
+
 #ifdef HETLA_HAVE_AVX2_KERNELS
 namespace avx2 {
 int64_t potrf_lower(int64_t n, double* A, int64_t lda);
