@@ -5,6 +5,8 @@
 // and after a hetla call work(1) holds that same optimal size, as LAPACK's
 // (the minimum workspace when no vendor can answer: an ILP64 call past 32
 // bits without an ILP64 vendor).
+#include <new>
+
 #include "hetla/qr.hpp"
 #include "lapack/fortran.hpp"
 #include "lapack/small_kernels.hpp"
@@ -24,6 +26,20 @@ template <typename T, typename I, typename Q> T optimal_work(I minimum, Q&& quer
   T w{};
   return query(&w) ? w : T(static_cast<real_t<T>>(minimum));
 }
+/// Runs a single-threaded composition of small_qr.hpp inside hetla (its
+/// vendor calls stay the vendor's); false when its workspace could not be
+/// allocated, which it does before it touches the matrix: the caller then
+/// takes the vendor's own path, which needs none of it, and no exception
+/// reaches the Fortran caller.
+template <typename F> bool composed(F&& run) {
+  try {
+    const rt::ReentryScope inside;
+    run();
+    return true;
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
+}
 /// A workspace query no vendor can answer: the minimum workspace.
 template <typename T, typename I> void answer_query(T* work, I minimum, I* info) {
   work[0] = T(static_cast<real_t<T>>(minimum));
@@ -41,14 +57,11 @@ void geqrf(const I* m, const I* n, T* a, const I* lda, T* tau, T* work, const I*
   else if (*lwork < max1(N) && *lwork != -1) pos = 7;
   if (pos) return report<T>("geqrf", pos, info);
   const bool below = *lwork != -1 && !to_hetla<T>(Routine::Geqrf, product(M, N, std::min(M, N)));
-  if (below && small::geqrf_composed<T>(M, N) && small_fits(*lda)) {
+  if (below && small::geqrf_composed<T>(M, N) && small_fits(*lda) &&
+      composed([&] { small::geqrf(VendorKernels<T, I>{}, M, N, a, *lda, tau); })) {
     // Where the vendor's geqr2 would start its thread pool: the
     // single-threaded composition (small_qr.hpp), every vendor call in
     // 32-bit sizes; work(1) as the vendor's, its answer to a query.
-    {
-      const rt::ReentryScope inside;
-      small::geqrf(VendorKernels<T, I>{}, M, N, a, *lda, tau);
-    }
     *info = 0;
     const I query = -1;
     I qinfo = 0;
@@ -115,12 +128,9 @@ void ungqr(const I* m, const I* n, const I* k, T* a, const I* lda, const T* tau,
   else if (*lwork < max1(N) && *lwork != -1) pos = 8;
   if (pos) return report<T>(base, pos, info);
   const bool below = *lwork != -1 && !to_hetla<T>(Routine::Ungqr, product(M, N, K));
-  if (below && small::ungqr_composed<T>(M, N, K) && small_fits(*lda)) {
+  if (below && small::ungqr_composed<T>(M, N, K) && small_fits(*lda) &&
+      composed([&] { small::ungqr(VendorKernels<T, I>{}, M, N, a, *lda, tau); })) {
     // As geqrf: the single-threaded composition, work(1) the vendor's answer to a query.
-    {
-      const rt::ReentryScope inside;
-      small::ungqr(VendorKernels<T, I>{}, M, N, a, *lda, tau);
-    }
     *info = 0;
     const I query = -1;
     I qinfo = 0;
