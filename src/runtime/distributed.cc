@@ -463,6 +463,14 @@ void Runtime::progress_loop() {
       release(p.task);
     }
     active.resize(kept);
+    // A host worker asleep: its core is free and it may be waiting for
+    // these transfers (the next panel, at the end of a factorization), so
+    // poll at the fastest rate instead of backing off.
+    if (!active.empty() && poll != kMinPoll) {
+      Queue& q = *queues_[0];
+      std::lock_guard<std::mutex> lk(q.mutex);
+      if (q.sleepers > 0) poll = kMinPoll;
+    }
   }
 }
 
