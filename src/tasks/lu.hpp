@@ -148,9 +148,11 @@ namespace detail {
 /// GEMM tasks of one step share: where those tiles are copies received from
 /// another process (separate buffers, not one block), the first task packs
 /// them and the step's later tasks reuse the block. Packing per task cost the
-/// non-owner a copy of the panel per update block (up to ~9 per step): with
-/// the copy, the GEMMs of getrf n = 8000 on 1 x 2 processes took 4-7 % more
-/// CPU time per flop than in one process (thread CPU time, 3 runs each).
+/// non-owner a copy of the panel per update block (up to ~9 per step): the
+/// GEMM tasks of getrf n = 8000 on 1 x 2 processes took 7.71-7.99 s of thread
+/// CPU time over both, one process with 2 workers 7.41-7.48 s; packed once
+/// per step, 7.41-7.70 s (3 runs each, on a loaded machine: CPU time, not
+/// wall time, is what stays comparable there).
 template <typename T> struct SharedPanel {
   std::mutex mutex;
   const T* source = nullptr;  // the first tile it was packed from
