@@ -10,9 +10,7 @@
 // blocks of tile columns that widen away from the panel (1, 1, 2, 4, 8, 8,
 // ...): the columns the next panels wait for stay fine-grained, the far ones
 // make large GEMMs (a 256^3 tile GEMM runs ~20% slower than a 4000 x 2048 x
-// 256 one on the host BLAS). On the host alone steps 2-4 of a block are one
-// task (tile::lu_update_block): one wide TRSM instead of a tile TRSM per
-// column. The interchanges of later panels only permute
+// 256 one on the host BLAS). The interchanges of later panels only permute
 // the rows of L on the left: they are applied once per tile column at the end
 // (one pass over each column instead of one per step), as LAPACK does.
 // With accelerators, 2-4 run where the runtime places them (owner-computes
@@ -59,15 +57,12 @@ template <typename T> int64_t getrf_tiles(Matrix<T>& A, int64_t* ipiv, const Opt
     std::span<rt::Handle> pk(&piv[static_cast<std::size_t>(k)], 1);
     tile::getrf_panel(rt, A, k, ipiv, &pk[0], &status, tile::prio(nt, k, true));
     const int64_t k1 = A.row_offset(k), k2 = pivot_end(k);  // the rows whose interchanges panel k chose
-    for (int64_t j1 = k + 1; j1 < nt; j1 += update_width(j1 - k - 1)) {
-      const int64_t j2 = std::min(nt, j1 + update_width(j1 - k - 1)) - 1;
-      if (tile::lu_update_block(rt, A, k, j1, j2, ipiv, &pk[0], opts(k, j1))) continue;  // 2-4 as one task
-      for (int64_t j = j1; j <= j2; ++j) {
-        tile::laswp(rt, A, j, ipiv, k1, k2, true, pk, tile::prio(nt, j, false));
-        tile::trsm(rt, Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, T(1), a(k, k), a(k, j), opts(k, j));
-      }
-      tile::gemm_block(rt, A, k, k + 1, j1, j2, opts(k, j1));
+    for (int64_t j = k + 1; j < nt; ++j) {
+      tile::laswp(rt, A, j, ipiv, k1, k2, true, pk, tile::prio(nt, j, false));
+      tile::trsm(rt, Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, T(1), a(k, k), a(k, j), opts(k, j));
     }
+    for (int64_t j1 = k + 1; j1 < nt; j1 += update_width(j1 - k - 1))
+      tile::gemm_block(rt, A, k, k + 1, j1, std::min(nt, j1 + update_width(j1 - k - 1)) - 1, opts(k, j1));
   }
   // L(:, j) takes the interchanges of every later panel, on the host: the
   // panel task wrote L there (devices only read it), so nothing moves.
