@@ -26,6 +26,7 @@
 #include "util/blas_threads.hpp"
 #include "util/hwloc_topology.hpp"
 #include "util/cache_file.hpp"
+#include "util/pages.hpp"
 
 namespace hetla::sim {
 
@@ -61,29 +62,68 @@ struct Job {
   int items = 1;
   std::function<void()> restore;  // puts the outputs back (untimed), before each pass over the pool
   std::function<void(int)> run;   // the kernel on item i (timed)
+  std::function<void(int)> prep = {};  // untimed, before each call on item i (none: nothing)
+};
+
+// Storage from util::alloc_pages, page-aligned as a Matrix's tiles are (a
+// std::vector's data starts 16 bytes into its pages, so that every column of
+// a tile straddles one cache line more than in a factorization).
+template <typename T> class Tiles {
+ public:
+  void resize(std::size_t n) {
+    mem_ = util::PageBuffer(std::max<std::size_t>(n, 1) * sizeof(T));
+    n_ = n;
+  }
+  T* data() const { return static_cast<T*>(mem_.get()); }
+  std::size_t size() const { return n_; }
+  T* begin() const { return data(); }
+  T* end() const { return data() + n_; }
+  T& operator[](std::size_t i) const { return data()[i]; }
+
+ private:
+  util::PageBuffer mem_;
+  std::size_t n_ = 0;
 };
 
 // Per-thread state of one measurement: builds the Jobs of a precision and
 // tile size over the thread's own arena of at least `pool` bytes, so that
 // every item's tiles have left the last-level cache when the pass comes
-// back to them, as a factorization's tiles come from memory.
+// back to them, as a factorization's trailing tiles come from memory.
+//
+// The tiles a kernel only reads are another matter: a step of a tile
+// factorization reads each tile of its panel in a whole column (or row) of
+// updates (potrf's gemm C(i,j) -= L(i,k) L(j,k)^H, L(:,k) for every j), so
+// those come from the cache. gemm and herk therefore read A (and B) from a
+// small panel of `panel_tiles` tiles of their own and update C from the
+// pool; potrf factors a tile just written, as the herk before it wrote it.
+// Measured (2026-11-26, 2-core EPYC VM, OpenBLAS, nb 256, both cores at once,
+// 10th percentile per call, load 6 from other jobs): the real potrf's tasks
+// (n = 2048, 4096; hetla simulate --validate --measured-trace) gemm 759-768
+// us, herk 406-442, trsm 451-455, potrf 190-196; the calibration on tiles
+// from a std::vector, all from memory: 787-791, 425-429, 470-477, 201-262;
+// page-aligned with the panel and a hot potrf tile: 758-768, 412-420,
+// 457-459, 180-181. (Aligned, gemm's A and B from memory: 791-819; potrf
+// from memory: 259-262.)
 template <typename T> struct Kernels {
   int64_t nb;
   std::size_t pool;
+  int panel_tiles;
   double scale;  // complex: 4 real flops a multiply-add
-  std::vector<T> arena, S, Sl;
+  Tiles<T> arena, panel, S, Sl;
   std::vector<lapack_int> piv;
   std::vector<T> Tm;
   dev::HostDevice host{1};
 
-  Kernels(int64_t nb_, std::size_t pool_) : nb(nb_), pool(pool_) {
+  Kernels(int64_t nb_, std::size_t pool_, int panel_tiles_) : nb(nb_), pool(pool_), panel_tiles(panel_tiles_) {
     scale = std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>> ? 4 : 1;
     arena.resize(pool / sizeof(T) + static_cast<std::size_t>(24 * nb * nb));
+    panel.resize(static_cast<std::size_t>(panel_tiles * nb * nb));
     uint64_t x = 12345;
-    for (auto& v : arena) {
-      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-      v = T(static_cast<double>(x >> 11) / 9007199254740992.0 - 0.5);
-    }
+    for (auto* v : {&arena, &panel})
+      for (auto& e : *v) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        e = T(static_cast<double>(x >> 11) / 9007199254740992.0 - 0.5);
+      }
     // S: symmetric, diagonally dominant (potrf's input; trsm's and trmm's
     // triangle, whose diagonal keeps one application of the kernel in range:
     // the outputs are restored before every pass).
@@ -104,28 +144,32 @@ template <typename T> struct Kernels {
     const std::size_t t = static_cast<std::size_t>(nb * nb);
     const double w = static_cast<double>(nb), f3 = scale * w * w * w;
     std::vector<Job> out;
-    // Items of three tiles A, B, C (gemm), of two (herk: A, C; trsm, trmm: C and the shared triangle).
-    const int n3 = count(3 * t), n2 = count(2 * t), n1 = count(t);
+    // Items of one tile C from the pool; gemm's A and B and herk's A from the
+    // panel, walked as a step walks it: A over the panel, B the next tile
+    // each time A has been round (trsm, trmm: the shared triangle).
+    const int n1 = count(t);
     auto C = [this, t](int i, std::size_t per) { return at(static_cast<std::size_t>(i) * per * t); };
-    auto restore_from = [this, t](int items, std::size_t per, const std::vector<T>* src) {
+    const int pt = panel_tiles;
+    auto P = [this, t, pt](int i) { return panel.data() + static_cast<std::size_t>(i % pt) * t; };
+    auto restore_from = [this, t](int items, std::size_t per, const Tiles<T>* src) {
       return [this, t, items, per, src] {
         for (int i = 0; i < items; ++i)
           std::copy(src->begin(), src->end(), at(static_cast<std::size_t>(i) * per * t));
       };
     };
-    out.push_back({"gemm", 2 * f3, n3, [] {}, [=, this](int i) {
-                     T* c = C(i, 3);
-                     kp->gemm(Op::NoTrans, Op::ConjTrans, nb, nb, nb, T(-1), c + t, nb, c + 2 * t, nb, T(1), c, nb);
+    out.push_back({"gemm", 2 * f3, n1, [] {}, [=, this](int i) {
+                     kp->gemm(Op::NoTrans, Op::ConjTrans, nb, nb, nb, T(-1), P(i), nb, P(i / pt), nb, T(1), C(i, 1), nb);
                    }});
-    out.push_back({"herk", f3, n2, [] {}, [=, this](int i) {
-                     T* c = C(i, 2);
-                     kp->herk(Uplo::Lower, Op::NoTrans, nb, nb, R(-1), c + t, nb, R(1), c, nb);
+    out.push_back({"herk", f3, n1, [] {}, [=, this](int i) {
+                     kp->herk(Uplo::Lower, Op::NoTrans, nb, nb, R(-1), P(i), nb, R(1), C(i, 1), nb);
                    }});
-    Sl.assign(arena.begin(), arena.begin() + static_cast<std::ptrdiff_t>(t));  // the pristine C of trsm, trmm
+    Sl.resize(t);  // the pristine C of trsm, trmm
+    std::copy(arena.begin(), arena.begin() + t, Sl.begin());
     out.push_back({"trsm", f3, n1, restore_from(n1, 1, &Sl), [=, this](int i) {
                      kp->trsm(Side::Right, Uplo::Lower, Op::ConjTrans, Diag::NonUnit, nb, nb, T(1), S.data(), nb, C(i, 1), nb);
                    }});
-    out.push_back({"potrf", f3 / 3, n1, restore_from(n1, 1, &S), [=, this](int i) { kp->potrf(Uplo::Lower, nb, C(i, 1), nb); }});
+    out.push_back({"potrf", f3 / 3, n1, [] {}, [=, this](int i) { kp->potrf(Uplo::Lower, nb, C(i, 1), nb); },
+                   [=, this](int i) { std::copy(S.begin(), S.end(), C(i, 1)); }});
     out.push_back({"trmm", f3, n1, restore_from(n1, 1, &Sl), [=, this](int i) {
                      kp->trmm(Side::Left, Uplo::Upper, Op::ConjTrans, Diag::NonUnit, nb, nb, T(1), S.data(), nb, C(i, 1), nb);
                    }});
@@ -194,10 +238,14 @@ struct HostRates {
 
 template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int threads, double seconds) {
   const std::size_t pool = last_level_cache() * 3 / 2;
+  // The panels of all threads together take at most a quarter of the
+  // last-level cache (the pool streams through the rest), up to 8 tiles each.
+  const std::size_t tile_bytes = static_cast<std::size_t>(nb * nb) * sizeof(T);
+  const int panel_tiles = static_cast<int>(std::clamp<std::size_t>(last_level_cache() / (4 * static_cast<std::size_t>(threads) * tile_bytes), 2, 8));
   std::vector<std::vector<double>> rate, crate;  // [job][thread]
   std::size_t njobs = 0;
   {
-    Kernels<T> probe(8, 1 << 16);
+    Kernels<T> probe(8, 1 << 16, 2);
     njobs = probe.jobs().size();
   }
   rate.assign(njobs, std::vector<double>(static_cast<std::size_t>(threads), 0));
@@ -206,7 +254,7 @@ template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int thr
   std::barrier sync(threads);
   auto body = [&](int th) {
     util::ScopedCoreBinding bind(th);
-    Kernels<T> ks(nb, pool);
+    Kernels<T> ks(nb, pool, panel_tiles);
     std::vector<Job> jobs = ks.jobs();
     for (std::size_t j = 0; j < jobs.size(); ++j) {
       Job& job = jobs[j];
@@ -217,6 +265,7 @@ template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int thr
       job.restore();
       for (int calls = 0;; ++calls) {
         if (i == job.items) job.restore(), i = 0;
+        if (job.prep) job.prep(i);
         const auto t0 = Clock::now();
         const double c0 = thread_cpu_seconds();
         job.run(i++);
