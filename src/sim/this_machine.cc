@@ -234,7 +234,49 @@ void put(Rates& r, std::size_t k, int p, double x, double v) {
 /// slowed twice). Equal on an idle machine.
 struct HostRates {
   Rates wall, cpu;
+  double wake_seconds = -1;  // an emu kernel's wait past its target (measure_wake_up; < 0: not measured)
 };
+
+// The work of one calibration call of kernel k (precision p) at tile size x,
+// in its rate's units (flops; laswp: bytes), as Kernels::jobs() counts it.
+double call_units(std::size_t k, std::size_t p, double x) {
+  const double scale = p >= 2 ? 4 : 1, f3 = scale * x * x * x;
+  switch (static_cast<dev::KernelId>(k)) {
+    case dev::KernelId::Gemm: return 2 * f3;
+    case dev::KernelId::Potrf: return f3 / 3;
+    case dev::KernelId::Laswp: return 4 * x * x * static_cast<double>(p == 0 ? 4 : p == 3 ? 16 : 8);
+    default: return f3;  // herk, trsm, trmm
+  }
+}
+
+// How late an emu device's thread wakes from the wait that stretches each
+// kernel to CPU time / speed (EmulatedDevice::stretched sleeps until then):
+// the median, over 200 kernels' worth, of the time past the target of a
+// sleep_until ~0.5 ms ahead after ~0.3 ms of computing, on an unpinned
+// thread as the emu thread is. Linux's default timer slack alone is 50 us;
+// measured here 67-75 us (load 6), against 800-1600 us emu tasks at nb 256:
+// the emu ran every task 4-8 % longer than the model (potrf n = 2048, load
+// 5-7: its gemm tasks' median 1610-1643 us = 2 x the host's ~770 + 70; herk
+// 923-955 = 2 x 430 + 70). The median, not the mean: under load the mean
+// lateness of this thread was 210-450 us, while the emu tasks' means stayed
+// within 3 % of their medians (the loaded cores delay this probe, not them).
+double measure_wake_up() {
+  constexpr int kTimes = 200;
+  std::vector<double> late;
+  volatile double sink = 0;
+  for (int i = 0; i < kTimes; ++i) {
+    const auto busy_until = Clock::now() + std::chrono::microseconds(300);
+    double x = 1;
+    while (Clock::now() < busy_until)
+      for (int k = 0; k < 64; ++k) x = x * 1.0000001 + 1e-9;
+    sink = sink + x;
+    const auto target = Clock::now() + std::chrono::microseconds(500);
+    std::this_thread::sleep_until(target);
+    late.push_back(std::chrono::duration<double>(Clock::now() - target).count());
+  }
+  std::nth_element(late.begin(), late.begin() + kTimes / 2, late.end());
+  return late[kTimes / 2];
+}
 
 template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int threads, double seconds) {
   const std::size_t pool = last_level_cache() * 3 / 2;
@@ -388,18 +430,24 @@ MachineModel build(const Layout& l, const HostRates& hr, const std::string& devi
     // the kernel itself slower than that (the wall rate, times the cores'
     // share when the workers and emu threads overload them).
     const double speed = a->nominal_speed(), cap = share;
+    // a stretched kernel (speed < 1) also waits the wake-up's lateness
+    const double wake = speed < 1 ? std::max(0.0, hr.wake_seconds) : 0;
     for (std::size_t k = 1; k < kDeviceKernels; ++k)
       for (std::size_t p = 0; p < 4; ++p) {
         auto c = hr.cpu.curves[k][p];
         const RateCurve& w = host.curves[k][p];
-        for (auto& pt : c.points) pt.second = std::min(pt.second * speed, w.at(pt.first) * cap);
+        for (auto& pt : c.points) {
+          const double rate = std::min(pt.second * speed, w.at(pt.first) * cap), units = call_units(k, p, pt.first);
+          pt.second = rate > 0 && wake > 0 ? units / (units / (rate * 1e9) + wake) / 1e9 : rate;
+        }
         d.rates.curves[k][p] = c;
       }
     const std::string f = "devices[" + std::to_string(i++) + "]";
     m.sources.emplace_back(f + ".kernels", fmt("emu speed %g", speed) +
                                                " x the host kernels' rates in CPU time, at most their wall-time rates" +
                                                (cap < 1 ? fmt(" x %.3f (the cores are shared)", cap) : "") +
-                                               " (it runs the host BLAS on its own thread, then waits until CPU time / speed)");
+                                               " (it runs the host BLAS on its own thread, then waits until CPU time / speed)" +
+                                               (wake > 0 ? fmt(", each call %.1f us longer: its wake-up from that wait, measured here", wake * 1e6) : ""));
     m.sources.emplace_back(f + ".link_gbs", e && e->config().bandwidth_gbs > 0 ? "emu bw parameter"
                                                                                  : "emu without bw: hetla's 20 GB/s hint (copies are memcpy)");
     m.sources.emplace_back(f + ".link_latency_us", "emu lat parameter (0 when not given)");
@@ -426,6 +474,7 @@ HostRates measure_rates(const Layout& l, const std::string& precisions, const st
   HostRates r;
   for (char c : precisions)
     for (int64_t nb : nbs) measure_precision(r, c, nb, l.threads, seconds);
+  r.wake_seconds = measure_wake_up();
   return r;
 }
 
@@ -549,15 +598,18 @@ MachineModel this_machine(const std::string& devices, char precision, int64_t nb
       host.cpu = parse_model(e.at("cpu_time_model").dump(), path).host;
       for (const auto& [k, v] : stored.sources)
         if (k == "host.kernels") source = v;
+      if (e.contains("wake_up_us")) host.wake_seconds = e.at("wake_up_us").get<double>() * 1e-6;
     } catch (const std::exception& ex) {
       std::fprintf(stderr, "hetla: %s; measuring this machine again\n", ex.what());
       found = SIZE_MAX;
     }
   }
+  bool write = false;
   if (found == SIZE_MAX || !has_point(host.wall, p, nb) || !has_point(host.cpu, p, nb)) {
     const HostRates fresh = measure_rates(l, std::string(1, precision), {nb}, 0.15);
     merge(host.wall, fresh.wall);
     merge(host.cpu, fresh.cpu);
+    host.wake_seconds = fresh.wake_seconds;
     const std::string add = host_source(l, std::string(1, precision), {nb}, 0.15);
     source = source.empty() ? add : source + "; " + add;
     MachineModel stored;
@@ -573,8 +625,13 @@ MachineModel this_machine(const std::string& devices, char precision, int64_t nb
                   {"threads", key.threads},
                   {"model", json::parse(model_json(stored))},
                   {"cpu_time_model", json::parse(model_json(cpu_time))}};
-    if (found == SIZE_MAX) doc["machines"].push_back(entry);
+    if (found == SIZE_MAX) found = doc["machines"].size(), doc["machines"].push_back(entry);
     else doc["machines"][found] = entry;
+    write = true;
+  }
+  if (host.wake_seconds < 0) host.wake_seconds = measure_wake_up();  // a store written before it was measured
+  if (write || !doc["machines"][found].contains("wake_up_us")) {
+    doc["machines"][found]["wake_up_us"] = host.wake_seconds * 1e6;
     try {
       tune::write_json_file(path, doc);
     } catch (const std::exception& ex) {
