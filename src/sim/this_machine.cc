@@ -447,7 +447,7 @@ MachineModel build(const Layout& l, const HostRates& hr, const std::string& devi
                                                " x the host kernels' rates in CPU time, at most their wall-time rates" +
                                                (cap < 1 ? fmt(" x %.3f (the cores are shared)", cap) : "") +
                                                " (it runs the host BLAS on its own thread, then waits until CPU time / speed)" +
-                                               (wake > 0 ? fmt(", each call %.1f us longer: its wake-up from that wait, measured here", wake * 1e6) : ""));
+                                               (wake > 0 ? ", each call " + fmt("%.1f", wake * 1e6) + " us longer: its wake-up from that wait, measured here" : ""));
     m.sources.emplace_back(f + ".link_gbs", e && e->config().bandwidth_gbs > 0 ? "emu bw parameter"
                                                                                  : "emu without bw: hetla's 20 GB/s hint (copies are memcpy)");
     m.sources.emplace_back(f + ".link_latency_us", "emu lat parameter (0 when not given)");
