@@ -18,6 +18,7 @@
 #include "hetla/lu.hpp"
 #include "hetla/qr.hpp"
 #include "matgen.hpp"
+#include "bench/common.hpp"
 
 #ifdef HETLA_HAVE_SIMGRID
 #include "sim/sim_api.hpp"
@@ -30,7 +31,8 @@ namespace {
 /// The command line of `hetla simulate` (checked before SimGrid is needed).
 struct SimulateArgs {
   std::string routine, machine, devices = "cpu", validate, precision = "d", schedule, grid;
-  std::string trace;  // --trace FILE ("" = none)
+  std::string trace;           // --trace FILE ("" = none)
+  std::string measured_trace;  // --measured-trace FILE: the trace of --validate's measured run
   int64_t n = 0, nb = 0, cores = 0, nodes = 0;  // 0: not given (nb 512, cores and nodes: the model's)
   int64_t nrhs = 1;
   int64_t accelerators = -1;  // -1: all of the model's
@@ -58,6 +60,7 @@ void add_options(CLI::App& app, SimulateArgs& a) {
   app.add_flag("--list-machines", a.list, "print the machine models' names");
   app.add_option("--validate", a.validate, "run ROUTINE here and the simulation of it (--machine this),\nand print both")->option_text("ROUTINE")->check(one_of(kRoutines));
   app.add_option("--trace", a.trace, "write the task trace of the simulated run (virtual time):\nFILE.json is Chrome trace JSON, FILE.svg a Gantt chart\n(as hetla bench --trace)")->option_text("FILE")->check(trace_file());
+  app.add_option("--measured-trace", a.measured_trace, "with --validate: write the task trace of the last measured\nrun (wall time), in --trace's formats, to compare per-task\ntimes with the simulated --trace")->option_text("FILE")->check(trace_file());
   app.add_flag("--json", a.json, "one JSON object instead of text");
 }
 
@@ -202,6 +205,24 @@ void write_trace(const std::string& path, const std::string& machine, const sim:
   if (std::fclose(f) != 0 || !ok) throw std::runtime_error("error writing trace file '" + path + "'");
 }
 
+// The trace of --validate's last measured run (wall time), for a per-task
+// comparison with the simulated --trace (docs/simulation.md, "Validated so far").
+void write_measured_trace(const std::string& path, const TraceCapture& cap) {
+  std::string text;
+  if (ends_with_nocase(path, ".json")) {
+    text = trace::to_chrome_json(cap.events(), cap.num_workers(), cap.row_names());
+  } else {
+    trace::SvgOptions o;
+    o.title = "hetla simulate --validate: the measured run";
+    o.row_names = cap.row_names();
+    text = trace::to_svg(cap.events(), cap.num_workers(), o);
+  }
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) throw std::runtime_error("cannot write trace file '" + path + "': " + std::strerror(errno));
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (std::fclose(f) != 0 || !ok) throw std::runtime_error("error writing trace file '" + path + "'");
+}
+
 // An owned matrix (tile storage) holding the column-major a: the measured run
 // calls the Matrix API on it, as the simulation does on a shape-only matrix,
 // so both insert the same tasks (a view of a column-major array would take
@@ -214,8 +235,9 @@ Matrix<double> tiled(const std::vector<double>& a, int64_t n, int64_t nb) {
 
 // The measured run of the routine on this machine: best of two after a
 // warm-up (potrs, getrs: the solve alone, on factors computed beforehand).
+// With `cap`, the last run is traced into it.
 double measure(const std::string& routine, int64_t n, int64_t nrhs, int64_t nb, const std::string& devices,
-               Schedule schedule) {
+               Schedule schedule, TraceCapture* cap) {
   Config cfg;
   cfg.devices = devices;
   cfg.schedule = schedule;
@@ -239,6 +261,7 @@ double measure(const std::string& routine, int64_t n, int64_t nrhs, int64_t nb, 
                    C = routine == "gemm" ? tiled(B0, n, nb) : Matrix<double>{};
     std::vector<int64_t> ipiv;
     std::vector<double> tau(static_cast<std::size_t>(n));
+    if (cap && r == 2) cap->begin();
     const double t0 = now_seconds();
     int64_t info = 0;
     if (routine == "potrf") info = potrf(Uplo::Lower, A, o);
@@ -248,6 +271,7 @@ double measure(const std::string& routine, int64_t n, int64_t nrhs, int64_t nb, 
     else if (routine == "potrs") potrs(Uplo::Lower, F, X, o);
     else getrs(Op::NoTrans, F, fpiv, X, o);
     const double s = now_seconds() - t0;
+    if (cap && r == 2) cap->end(s);
     if (info != 0) throw std::runtime_error(routine + " failed: info " + std::to_string(info));
     if (r > 0) best = std::min(best, s);
   }
@@ -301,11 +325,16 @@ int simulate(const SimulateArgs& a) {
     if (q.nb == 0) q.nb = 512;
     q.schedule = a.schedule == "static" ? rt::Schedule::Static : rt::Schedule::Dynamic;
     if (q.trace) check_output_path(a.trace, "--trace");  // before the run, as bench
+    if (!a.measured_trace.empty() && validate.empty()) throw UsageError("--measured-trace needs --validate" + see);
     if (!validate.empty()) {
       if (q.precision != 'd') throw UsageError("--validate measures double precision");
       if (q.nodes > 1) throw UsageError("--validate runs on this machine: one node");
       const Schedule sch = q.schedule == rt::Schedule::Static ? Schedule::Static : Schedule::Dynamic;
-      const double measured = measure(q.routine, q.n, q.nrhs, q.nb, devices, sch);
+      std::optional<TraceCapture> cap;
+      if (!a.measured_trace.empty()) check_output_path(a.measured_trace, "--measured-trace"), cap.emplace();
+      const double measured = measure(q.routine, q.n, q.nrhs, q.nb, devices, sch, cap ? &*cap : nullptr);
+      if (cap && cap->captured()) write_measured_trace(a.measured_trace, *cap);
+      cap.reset();
       const int cores = num_threads();
       finalize();
       // Measured now, not the stored model: a validation compares the model

@@ -26,6 +26,7 @@
 #include "util/blas_threads.hpp"
 #include "util/hwloc_topology.hpp"
 #include "util/cache_file.hpp"
+#include "util/pages.hpp"
 
 namespace hetla::sim {
 
@@ -61,29 +62,68 @@ struct Job {
   int items = 1;
   std::function<void()> restore;  // puts the outputs back (untimed), before each pass over the pool
   std::function<void(int)> run;   // the kernel on item i (timed)
+  std::function<void(int)> prep = {};  // untimed, before each call on item i (none: nothing)
+};
+
+// Storage from util::alloc_pages, page-aligned as a Matrix's tiles are (a
+// std::vector's data starts 16 bytes into its pages, so that every column of
+// a tile straddles one cache line more than in a factorization).
+template <typename T> class Tiles {
+ public:
+  void resize(std::size_t n) {
+    mem_ = util::PageBuffer(std::max<std::size_t>(n, 1) * sizeof(T));
+    n_ = n;
+  }
+  T* data() const { return static_cast<T*>(mem_.get()); }
+  std::size_t size() const { return n_; }
+  T* begin() const { return data(); }
+  T* end() const { return data() + n_; }
+  T& operator[](std::size_t i) const { return data()[i]; }
+
+ private:
+  util::PageBuffer mem_;
+  std::size_t n_ = 0;
 };
 
 // Per-thread state of one measurement: builds the Jobs of a precision and
 // tile size over the thread's own arena of at least `pool` bytes, so that
 // every item's tiles have left the last-level cache when the pass comes
-// back to them, as a factorization's tiles come from memory.
+// back to them, as a factorization's trailing tiles come from memory.
+//
+// The tiles a kernel only reads are another matter: a step of a tile
+// factorization reads each tile of its panel in a whole column (or row) of
+// updates (potrf's gemm C(i,j) -= L(i,k) L(j,k)^H, L(:,k) for every j), so
+// those come from the cache. gemm and herk therefore read A (and B) from a
+// small panel of `panel_tiles` tiles of their own and update C from the
+// pool; potrf factors a tile just written, as the herk before it wrote it.
+// Measured (2026-11-26, 2-core EPYC VM, OpenBLAS, nb 256, both cores at once,
+// 10th percentile per call, load 6 from other jobs): the real potrf's tasks
+// (n = 2048, 4096; hetla simulate --validate --measured-trace) gemm 759-768
+// us, herk 406-442, trsm 451-455, potrf 190-196; the calibration on tiles
+// from a std::vector, all from memory: 787-791, 425-429, 470-477, 201-262;
+// page-aligned with the panel and a hot potrf tile: 758-768, 412-420,
+// 457-459, 180-181. (Aligned, gemm's A and B from memory: 791-819; potrf
+// from memory: 259-262.)
 template <typename T> struct Kernels {
   int64_t nb;
   std::size_t pool;
+  int panel_tiles;
   double scale;  // complex: 4 real flops a multiply-add
-  std::vector<T> arena, S, Sl;
+  Tiles<T> arena, panel, S, Sl;
   std::vector<lapack_int> piv;
   std::vector<T> Tm;
   dev::HostDevice host{1};
 
-  Kernels(int64_t nb_, std::size_t pool_) : nb(nb_), pool(pool_) {
+  Kernels(int64_t nb_, std::size_t pool_, int panel_tiles_) : nb(nb_), pool(pool_), panel_tiles(panel_tiles_) {
     scale = std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>> ? 4 : 1;
     arena.resize(pool / sizeof(T) + static_cast<std::size_t>(24 * nb * nb));
+    panel.resize(static_cast<std::size_t>(panel_tiles * nb * nb));
     uint64_t x = 12345;
-    for (auto& v : arena) {
-      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-      v = T(static_cast<double>(x >> 11) / 9007199254740992.0 - 0.5);
-    }
+    for (auto* v : {&arena, &panel})
+      for (auto& e : *v) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        e = T(static_cast<double>(x >> 11) / 9007199254740992.0 - 0.5);
+      }
     // S: symmetric, diagonally dominant (potrf's input; trsm's and trmm's
     // triangle, whose diagonal keeps one application of the kernel in range:
     // the outputs are restored before every pass).
@@ -104,28 +144,32 @@ template <typename T> struct Kernels {
     const std::size_t t = static_cast<std::size_t>(nb * nb);
     const double w = static_cast<double>(nb), f3 = scale * w * w * w;
     std::vector<Job> out;
-    // Items of three tiles A, B, C (gemm), of two (herk: A, C; trsm, trmm: C and the shared triangle).
-    const int n3 = count(3 * t), n2 = count(2 * t), n1 = count(t);
+    // Items of one tile C from the pool; gemm's A and B and herk's A from the
+    // panel, walked as a step walks it: A over the panel, B the next tile
+    // each time A has been round (trsm, trmm: the shared triangle).
+    const int n1 = count(t);
     auto C = [this, t](int i, std::size_t per) { return at(static_cast<std::size_t>(i) * per * t); };
-    auto restore_from = [this, t](int items, std::size_t per, const std::vector<T>* src) {
+    const int pt = panel_tiles;
+    auto P = [this, t, pt](int i) { return panel.data() + static_cast<std::size_t>(i % pt) * t; };
+    auto restore_from = [this, t](int items, std::size_t per, const Tiles<T>* src) {
       return [this, t, items, per, src] {
         for (int i = 0; i < items; ++i)
           std::copy(src->begin(), src->end(), at(static_cast<std::size_t>(i) * per * t));
       };
     };
-    out.push_back({"gemm", 2 * f3, n3, [] {}, [=, this](int i) {
-                     T* c = C(i, 3);
-                     kp->gemm(Op::NoTrans, Op::ConjTrans, nb, nb, nb, T(-1), c + t, nb, c + 2 * t, nb, T(1), c, nb);
+    out.push_back({"gemm", 2 * f3, n1, [] {}, [=, this](int i) {
+                     kp->gemm(Op::NoTrans, Op::ConjTrans, nb, nb, nb, T(-1), P(i), nb, P(i / pt), nb, T(1), C(i, 1), nb);
                    }});
-    out.push_back({"herk", f3, n2, [] {}, [=, this](int i) {
-                     T* c = C(i, 2);
-                     kp->herk(Uplo::Lower, Op::NoTrans, nb, nb, R(-1), c + t, nb, R(1), c, nb);
+    out.push_back({"herk", f3, n1, [] {}, [=, this](int i) {
+                     kp->herk(Uplo::Lower, Op::NoTrans, nb, nb, R(-1), P(i), nb, R(1), C(i, 1), nb);
                    }});
-    Sl.assign(arena.begin(), arena.begin() + static_cast<std::ptrdiff_t>(t));  // the pristine C of trsm, trmm
+    Sl.resize(t);  // the pristine C of trsm, trmm
+    std::copy(arena.begin(), arena.begin() + t, Sl.begin());
     out.push_back({"trsm", f3, n1, restore_from(n1, 1, &Sl), [=, this](int i) {
                      kp->trsm(Side::Right, Uplo::Lower, Op::ConjTrans, Diag::NonUnit, nb, nb, T(1), S.data(), nb, C(i, 1), nb);
                    }});
-    out.push_back({"potrf", f3 / 3, n1, restore_from(n1, 1, &S), [=, this](int i) { kp->potrf(Uplo::Lower, nb, C(i, 1), nb); }});
+    out.push_back({"potrf", f3 / 3, n1, [] {}, [=, this](int i) { kp->potrf(Uplo::Lower, nb, C(i, 1), nb); },
+                   [=, this](int i) { std::copy(S.begin(), S.end(), C(i, 1)); }});
     out.push_back({"trmm", f3, n1, restore_from(n1, 1, &Sl), [=, this](int i) {
                      kp->trmm(Side::Left, Uplo::Upper, Op::ConjTrans, Diag::NonUnit, nb, nb, T(1), S.data(), nb, C(i, 1), nb);
                    }});
@@ -190,14 +234,60 @@ void put(Rates& r, std::size_t k, int p, double x, double v) {
 /// slowed twice). Equal on an idle machine.
 struct HostRates {
   Rates wall, cpu;
+  double wake_seconds = -1;  // an emu kernel's wait past its target (measure_wake_up; < 0: not measured)
 };
+
+// The work of one calibration call of kernel k (precision p) at tile size x,
+// in its rate's units (flops; laswp: bytes), as Kernels::jobs() counts it.
+double call_units(std::size_t k, std::size_t p, double x) {
+  const double scale = p >= 2 ? 4 : 1, f3 = scale * x * x * x;
+  switch (static_cast<dev::KernelId>(k)) {
+    case dev::KernelId::Gemm: return 2 * f3;
+    case dev::KernelId::Potrf: return f3 / 3;
+    case dev::KernelId::Laswp: return 4 * x * x * static_cast<double>(p == 0 ? 4 : p == 3 ? 16 : 8);
+    default: return f3;  // herk, trsm, trmm
+  }
+}
+
+// How late an emu device's thread wakes from the wait that stretches each
+// kernel to CPU time / speed (EmulatedDevice::stretched sleeps until then):
+// the median, over 200 kernels' worth, of the time past the target of a
+// sleep_until ~0.5 ms ahead after ~0.3 ms of computing, on an unpinned
+// thread as the emu thread is. Linux's default timer slack alone is 50 us;
+// measured here 67-75 us (load 6), against 800-1600 us emu tasks at nb 256:
+// the emu ran every task 4-8 % longer than the model (potrf n = 2048, load
+// 5-7: its gemm tasks' median 1610-1643 us = 2 x the host's ~770 + 70; herk
+// 923-955 = 2 x 430 + 70). The median, not the mean: under load the mean
+// lateness of this thread was 210-450 us, while the emu tasks' means stayed
+// within 3 % of their medians (the loaded cores delay this probe, not them).
+double measure_wake_up() {
+  constexpr int kTimes = 200;
+  std::vector<double> late;
+  volatile double sink = 0;
+  for (int i = 0; i < kTimes; ++i) {
+    const auto busy_until = Clock::now() + std::chrono::microseconds(300);
+    double x = 1;
+    while (Clock::now() < busy_until)
+      for (int k = 0; k < 64; ++k) x = x * 1.0000001 + 1e-9;
+    sink = sink + x;
+    const auto target = Clock::now() + std::chrono::microseconds(500);
+    std::this_thread::sleep_until(target);
+    late.push_back(std::chrono::duration<double>(Clock::now() - target).count());
+  }
+  std::nth_element(late.begin(), late.begin() + kTimes / 2, late.end());
+  return late[kTimes / 2];
+}
 
 template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int threads, double seconds) {
   const std::size_t pool = last_level_cache() * 3 / 2;
+  // The panels of all threads together take at most a quarter of the
+  // last-level cache (the pool streams through the rest), up to 8 tiles each.
+  const std::size_t tile_bytes = static_cast<std::size_t>(nb * nb) * sizeof(T);
+  const int panel_tiles = static_cast<int>(std::clamp<std::size_t>(last_level_cache() / (4 * static_cast<std::size_t>(threads) * tile_bytes), 2, 8));
   std::vector<std::vector<double>> rate, crate;  // [job][thread]
   std::size_t njobs = 0;
   {
-    Kernels<T> probe(8, 1 << 16);
+    Kernels<T> probe(8, 1 << 16, 2);
     njobs = probe.jobs().size();
   }
   rate.assign(njobs, std::vector<double>(static_cast<std::size_t>(threads), 0));
@@ -206,7 +296,7 @@ template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int thr
   std::barrier sync(threads);
   auto body = [&](int th) {
     util::ScopedCoreBinding bind(th);
-    Kernels<T> ks(nb, pool);
+    Kernels<T> ks(nb, pool, panel_tiles);
     std::vector<Job> jobs = ks.jobs();
     for (std::size_t j = 0; j < jobs.size(); ++j) {
       Job& job = jobs[j];
@@ -217,6 +307,7 @@ template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int thr
       job.restore();
       for (int calls = 0;; ++calls) {
         if (i == job.items) job.restore(), i = 0;
+        if (job.prep) job.prep(i);
         const auto t0 = Clock::now();
         const double c0 = thread_cpu_seconds();
         job.run(i++);
@@ -339,18 +430,24 @@ MachineModel build(const Layout& l, const HostRates& hr, const std::string& devi
     // the kernel itself slower than that (the wall rate, times the cores'
     // share when the workers and emu threads overload them).
     const double speed = a->nominal_speed(), cap = share;
+    // a stretched kernel (speed < 1) also waits the wake-up's lateness
+    const double wake = speed < 1 ? std::max(0.0, hr.wake_seconds) : 0;
     for (std::size_t k = 1; k < kDeviceKernels; ++k)
       for (std::size_t p = 0; p < 4; ++p) {
         auto c = hr.cpu.curves[k][p];
         const RateCurve& w = host.curves[k][p];
-        for (auto& pt : c.points) pt.second = std::min(pt.second * speed, w.at(pt.first) * cap);
+        for (auto& pt : c.points) {
+          const double rate = std::min(pt.second * speed, w.at(pt.first) * cap), units = call_units(k, p, pt.first);
+          pt.second = rate > 0 && wake > 0 ? units / (units / (rate * 1e9) + wake) / 1e9 : rate;
+        }
         d.rates.curves[k][p] = c;
       }
     const std::string f = "devices[" + std::to_string(i++) + "]";
     m.sources.emplace_back(f + ".kernels", fmt("emu speed %g", speed) +
                                                " x the host kernels' rates in CPU time, at most their wall-time rates" +
                                                (cap < 1 ? fmt(" x %.3f (the cores are shared)", cap) : "") +
-                                               " (it runs the host BLAS on its own thread, then waits until CPU time / speed)");
+                                               " (it runs the host BLAS on its own thread, then waits until CPU time / speed)" +
+                                               (wake > 0 ? ", each call " + fmt("%.1f", wake * 1e6) + " us longer: its wake-up from that wait, measured here" : ""));
     m.sources.emplace_back(f + ".link_gbs", e && e->config().bandwidth_gbs > 0 ? "emu bw parameter"
                                                                                  : "emu without bw: hetla's 20 GB/s hint (copies are memcpy)");
     m.sources.emplace_back(f + ".link_latency_us", "emu lat parameter (0 when not given)");
@@ -377,6 +474,7 @@ HostRates measure_rates(const Layout& l, const std::string& precisions, const st
   HostRates r;
   for (char c : precisions)
     for (int64_t nb : nbs) measure_precision(r, c, nb, l.threads, seconds);
+  r.wake_seconds = measure_wake_up();
   return r;
 }
 
@@ -500,15 +598,18 @@ MachineModel this_machine(const std::string& devices, char precision, int64_t nb
       host.cpu = parse_model(e.at("cpu_time_model").dump(), path).host;
       for (const auto& [k, v] : stored.sources)
         if (k == "host.kernels") source = v;
+      if (e.contains("wake_up_us")) host.wake_seconds = e.at("wake_up_us").get<double>() * 1e-6;
     } catch (const std::exception& ex) {
       std::fprintf(stderr, "hetla: %s; measuring this machine again\n", ex.what());
       found = SIZE_MAX;
     }
   }
+  bool write = false;
   if (found == SIZE_MAX || !has_point(host.wall, p, nb) || !has_point(host.cpu, p, nb)) {
     const HostRates fresh = measure_rates(l, std::string(1, precision), {nb}, 0.15);
     merge(host.wall, fresh.wall);
     merge(host.cpu, fresh.cpu);
+    host.wake_seconds = fresh.wake_seconds;
     const std::string add = host_source(l, std::string(1, precision), {nb}, 0.15);
     source = source.empty() ? add : source + "; " + add;
     MachineModel stored;
@@ -524,8 +625,13 @@ MachineModel this_machine(const std::string& devices, char precision, int64_t nb
                   {"threads", key.threads},
                   {"model", json::parse(model_json(stored))},
                   {"cpu_time_model", json::parse(model_json(cpu_time))}};
-    if (found == SIZE_MAX) doc["machines"].push_back(entry);
+    if (found == SIZE_MAX) found = doc["machines"].size(), doc["machines"].push_back(entry);
     else doc["machines"][found] = entry;
+    write = true;
+  }
+  if (host.wake_seconds < 0) host.wake_seconds = measure_wake_up();  // a store written before it was measured
+  if (write || !doc["machines"][found].contains("wake_up_us")) {
+    doc["machines"][found]["wake_up_us"] = host.wake_seconds * 1e6;
     try {
       tune::write_json_file(path, doc);
     } catch (const std::exception& ex) {

@@ -285,3 +285,30 @@ TEST(Cli, SimulateWritesTheTraceOfTheSimulatedRun) {
 }
 
 }  // namespace
+
+// simulate --validate --measured-trace: the measured run's trace beside the
+// simulated one, with the same tasks per kernel (the same Matrix API calls
+// insert them), so that scripts/compare-traces.py compares like with like;
+// without --validate it is a usage error.
+TEST(Cli, SimulateValidateWritesTheMeasuredRunsTrace) {
+  TempDir dir;
+  const std::string m = dir.path + "/m.json", s = dir.path + "/s.json";
+  auto r = run("simulate --validate potrf -n 1024 --nb 256 --devices cpu --json --trace " + s + " --measured-trace " + m);
+  if (r.rc == 2 && r.err.find("no simulation") != std::string::npos) GTEST_SKIP() << "built without SimGrid";
+  ASSERT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_GT(Json::parse(r.out).at("measured_seconds").get<double>(), 0);
+  auto per_kernel = [](const std::string& path) {
+    std::map<std::string, int> n;
+    const Json doc = Json::parse(slurp(path));
+    for (const auto& e : doc.at("traceEvents"))
+      if (e.at("ph") == "X" && e.at("cat") == "task") ++n[e.at("name").get<std::string>()];
+    return n;
+  };
+  const auto measured = per_kernel(m);
+  EXPECT_EQ(measured, (std::map<std::string, int>{{"gemm", 4}, {"herk", 6}, {"potrf", 4}, {"trsm", 6}}));
+  EXPECT_EQ(measured, per_kernel(s));
+
+  r = run("simulate potrf -n 512 --machine seed000-system-a --measured-trace " + m);
+  EXPECT_EQ(r.rc, 2) << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find("--measured-trace needs --validate"), std::string::npos) << r.out << r.err;
+}
