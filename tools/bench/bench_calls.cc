@@ -14,6 +14,7 @@
 #include <limits>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "bench/common.hpp"
@@ -163,10 +164,15 @@ template <typename T> Record per_call(const CallArgs& a, char p, int64_t n) {
   return rec;
 }
 
+/// Who a concurrent run calls: hetla, the vendor, or nobody (the input's
+/// copy alone: how two threads of plain memory work scale on the machine
+/// at that moment, the reference for the two libraries' figures).
+enum class Caller { Hetla, Vendor, CopyOnly };
+
 /// Seconds for `threads` threads to make `calls` calls together, each on its
 /// own inputs (copies included); started together.
 template <typename T>
-double concurrent_seconds(Kind k, int64_t n, int64_t calls, int threads, bool vendor, int64_t& info) {
+double concurrent_seconds(Kind k, int64_t n, int64_t calls, int threads, Caller who, int64_t& info) {
   std::vector<Problem<T>> pbs;
   for (int t = 0; t < threads; ++t) pbs.emplace_back(k, n, 10 + t);
   std::atomic<bool> go{false};
@@ -181,7 +187,8 @@ double concurrent_seconds(Kind k, int64_t n, int64_t calls, int threads, bool ve
       while (!go.load(std::memory_order_acquire)) {}
       for (int64_t i = 0; i < mine; ++i) {
         pb.reset();
-        if (const int64_t r = vendor ? pb.vendor() : pb.hetla(); r != 0) bad = r;
+        if (who == Caller::CopyOnly) continue;
+        if (const int64_t r = who == Caller::Vendor ? pb.vendor() : pb.hetla(); r != 0) bad = r;
       }
     });
   while (ready.load() < threads) {}
@@ -194,36 +201,45 @@ double concurrent_seconds(Kind k, int64_t n, int64_t calls, int threads, bool ve
 }
 
 /// Seconds of measurements a throughput figure is the best of, at least.
-inline constexpr double kThroughputSeconds = 0.2;
+inline constexpr double kThroughputSeconds = 0.5;
 
-/// Throughput (calls/s) of --threads callers against one caller. Each figure
-/// follows one untimed run at its thread count (the first concurrent calls
-/// pay one-time costs: OpenBLAS allocates a buffer per concurrent caller) and
-/// is the best of at least --repeat runs and of kThroughputSeconds of runs:
-/// potrf n = 16, --calls 20000 is ~8 ms a run, and its speedup read 1.0-1.25
-/// from single runs against 1.85-1.95 with --calls 400000.
+/// Throughput (calls/s) of --threads callers against one caller. Each
+/// figure follows one untimed run at its thread count (the first concurrent
+/// calls pay one-time costs: OpenBLAS allocates a buffer per concurrent
+/// caller) and is the best of at least --repeat runs and of
+/// kThroughputSeconds of runs: potrf n = 16, --calls 20000 is ~8 ms a run,
+/// and its speedup read 1.0-1.25 from single runs against 1.85-1.95 with
+/// --calls 400000. The one-caller and the many-caller runs alternate, so the
+/// two bests come from the same stretch of the machine's state (timed one
+/// after the other, the one-caller rate alone moved 1.26-1.76 million calls/s
+/// between runs of n = 16 on the idle host).
 template <typename T> Record throughput(const CallArgs& a, char p, int64_t n) {
   const Kind k = kind_of(a.routine);
   int64_t info = 0;
-  auto best = [&](int threads, bool vendor) {
-    concurrent_seconds<T>(k, n, a.calls, threads, vendor, info);  // warm-up, untimed
-    double s = std::numeric_limits<double>::infinity();
+  // calls/s of one caller and of a.threads callers
+  auto best = [&](Caller who) {
+    for (int threads : {1, a.threads}) concurrent_seconds<T>(k, n, a.calls, threads, who, info);  // warm-up
+    double one = std::numeric_limits<double>::infinity(), many = one;
     // The runs' wall time, setup (threads, inputs) included, bounds a short
-    // run's repeats (--calls 200: 0.2 s, not 1.5 s of thread starts).
+    // run's repeats (--calls 200: 1 s, not 3 s of thread starts).
     const double start = now_seconds();
-    for (int r = 0; r < a.repeat || now_seconds() - start < kThroughputSeconds; ++r)
-      s = std::min(s, concurrent_seconds<T>(k, n, a.calls, threads, vendor, info));
-    return static_cast<double>(a.calls) / s;
+    for (int r = 0; r < a.repeat || now_seconds() - start < 2 * kThroughputSeconds; ++r) {
+      one = std::min(one, concurrent_seconds<T>(k, n, a.calls, 1, who, info));
+      many = std::min(many, concurrent_seconds<T>(k, n, a.calls, a.threads, who, info));
+    }
+    return std::pair{static_cast<double>(a.calls) / one, static_cast<double>(a.calls) / many};
   };
   Record rec = start_record(a, p, n);
   rec.add("calls", a.calls).add("threads", int64_t(a.threads)).add("path", std::string(path_of<T>(k, n)), "", 6);
-  const double one = best(1, false), many = best(a.threads, false);
+  const auto [one, many] = best(Caller::Hetla);
   rec.add("hetla_calls_per_s_1", one, "hetla/s 1thr", 12).add("hetla_calls_per_s", many, "hetla/s", 10);
   rec.add("speedup", many / one, "speedup", 7, 2);
   if (a.baseline) {
-    const double vone = best(1, true), vmany = best(a.threads, true);
+    const auto [vone, vmany] = best(Caller::Vendor);
     rec.add("vendor_calls_per_s_1", vone, "vendor/s 1thr", 13).add("vendor_calls_per_s", vmany, "vendor/s", 10);
     rec.add("vendor_speedup", vmany / vone, "v.speedup", 9, 2);
+    const auto [cone, cmany] = best(Caller::CopyOnly);
+    rec.add("copy_speedup", cmany / cone, "copy.speedup", 12, 2);
   }
   rec.add("info", info);
   rec.failed = info != 0;
