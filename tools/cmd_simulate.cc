@@ -168,6 +168,14 @@ void print_result(bool json, const std::string& machine, const sim::Request& q, 
                 static_cast<unsigned long long>(d.evictions));
 }
 
+// Writes a trace's text to path, or throws with the file's name.
+void write_trace_text(const std::string& path, const std::string& text) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) throw std::runtime_error("cannot write trace file '" + path + "': " + std::strerror(errno));
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (std::fclose(f) != 0 || !ok) throw std::runtime_error("error writing trace file '" + path + "'");
+}
+
 // The trace of the simulated run, in bench's formats (tools/cmd_bench.cc
 // write_trace): Chrome trace JSON or a Gantt chart in virtual time.
 void write_trace(const std::string& path, const std::string& machine, const sim::Request& q, const sim::Result& r) {
@@ -199,10 +207,7 @@ void write_trace(const std::string& path, const std::string& machine, const sim:
     o.t1 = r.seconds;
     text = trace::to_svg(r.trace, rows, o);
   }
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) throw std::runtime_error("cannot write trace file '" + path + "': " + std::strerror(errno));
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (std::fclose(f) != 0 || !ok) throw std::runtime_error("error writing trace file '" + path + "'");
+  write_trace_text(path, text);
 }
 
 // The trace of --validate's last measured run (wall time), for a per-task
@@ -217,10 +222,7 @@ void write_measured_trace(const std::string& path, const TraceCapture& cap) {
     o.row_names = cap.row_names();
     text = trace::to_svg(cap.events(), cap.num_workers(), o);
   }
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) throw std::runtime_error("cannot write trace file '" + path + "': " + std::strerror(errno));
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (std::fclose(f) != 0 || !ok) throw std::runtime_error("error writing trace file '" + path + "'");
+  write_trace_text(path, text);
 }
 
 // An owned matrix (tile storage) holding the column-major a: the measured run
