@@ -34,7 +34,8 @@ template <typename T, typename I> void potrf(const char* uplo, const I* n, T* a,
     // (small_factor.hpp), every vendor call in 32-bit sizes.
     if constexpr (!is_complex_v<T>) {
       if (small::potrf_own<T>(N)) {
-        *info = static_cast<I>(to_uplo(uplo) == Uplo::Lower ? small::potrf_lower_own(N, a, *lda) : small::potrf_upper_own(N, a, *lda));
+        const bool lower = to_uplo(uplo) == Uplo::Lower;
+        *info = static_cast<I>(lower ? small::potrf_lower_own(N, a, *lda) : small::potrf_upper_own(N, a, *lda));
         return;
       }
     }
