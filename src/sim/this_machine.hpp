@@ -1,6 +1,6 @@
 // A model of this machine for a device list (hetla's --devices syntax): the
 // host cores' kernel rates measured here as a factorization runs them (every
-// core at once, on tiles from memory: see measure_host_rates), emulated
+// core at once, on tiles from memory: sim/host_rates.hpp), emulated
 // devices from their own parameters (speed relative to a core, bandwidth,
 // latency, memory). For `hetla simulate --machine this`, --validate and
 // `hetla tune --model`.
