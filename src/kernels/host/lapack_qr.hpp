@@ -67,8 +67,8 @@ int64_t larft(int64_t n, int64_t k, const T* V, int64_t ldv, const T* tau, T* Tm
 // read), C m x n: LAPACK's larfb (W = C^H V, n x k). larfb_left below is
 // the same product with W = V^H C; this one serves m < k.
 template <typename T>
-void larfb_left_lapack(Op op, int64_t m, int64_t n, int64_t k, const T* V, int64_t ldv, const T* Tm, int64_t ldt, T* C,
-                int64_t ldc) {
+void larfb_left_lapack(Op op, int64_t m, int64_t n, int64_t k, const T* V, int64_t ldv, const T* Tm, int64_t ldt,
+                       T* C, int64_t ldc) {
   using namespace qr_detail;
   if (m == 0 || n == 0 || k == 0) return;
   const char tr = trans_letter<T>(op);
