@@ -182,8 +182,9 @@ template <typename T> struct Kernels {
 // Every kernel of precision T at tile size nb, measured as a factorization
 // runs it: `threads` threads at once (one per host worker, each pinned to
 // its own core as the runtime pins workers), each cycling over its own pool
-// of tiles larger than the last-level cache for `seconds`. A kernel's rate
-// is the mean over the threads of (flops of the calls) / (their time).
+// of tiles larger than the last-level cache for `seconds` in all (in
+// kCalibrationWindows windows, below). A window's rate is the mean over the
+// threads of (flops of the calls) / (their time).
 //
 // Why: the former calibration (one core, best of 5 on one cache-resident
 // tile, and the BLAS free to use every core for it) predicted potrf 40-49 %
@@ -261,68 +262,93 @@ double measure_wake_up() {
 
 namespace {
 
+// A kernel's time is split into kRounds windows, the rounds taking every
+// kernel in turn, and its rate is the median of the windows' rates: one
+// disturbance (another user's short job, the VM's host) then moves one
+// window of one or two kernels, and the median drops it. With one window
+// of 0.15 s (the mean of all calls), one disturbed window moved a whole
+// prediction (2026-11-26, idle but for the runs: potrf 2000 on the host
+// cores predicted +0.7 %, +54 %, +4.4 % in three runs a minute apart; 4000
+// +68 % then +5.6 %), while the measured side is the best of two runs. The
+// window's mean, not the calls' median: under load 5-7 a per-call median
+// moved with the load more than the runs did (predictions 64-73 % fast).
+constexpr int kRounds = kCalibrationWindows;
+
 template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int threads, double seconds) {
   const std::size_t pool = last_level_cache() * 3 / 2;
   // The panels of all threads together take at most a quarter of the
   // last-level cache (the pool streams through the rest), up to 8 tiles each.
   const std::size_t tile_bytes = static_cast<std::size_t>(nb * nb) * sizeof(T);
   const int panel_tiles = static_cast<int>(std::clamp<std::size_t>(last_level_cache() / (4 * static_cast<std::size_t>(threads) * tile_bytes), 2, 8));
-  std::vector<std::vector<double>> rate, crate;  // [job][thread]
   std::size_t njobs = 0;
   {
     Kernels<T> probe(8, 1 << 16, 2);
     njobs = probe.jobs().size();
   }
-  rate.assign(njobs, std::vector<double>(static_cast<std::size_t>(threads), 0));
-  crate = rate;
+  // [job][round][thread]
+  std::vector<std::vector<std::vector<double>>> rate(
+      njobs, std::vector<std::vector<double>>(kRounds, std::vector<double>(static_cast<std::size_t>(threads), 0)));
+  auto crate = rate;
   std::vector<std::string> labels(njobs);
   std::barrier sync(threads);
   auto body = [&](int th) {
     util::ScopedCoreBinding bind(th);
     Kernels<T> ks(nb, pool, panel_tiles);
     std::vector<Job> jobs = ks.jobs();
-    for (std::size_t j = 0; j < jobs.size(); ++j) {
-      Job& job = jobs[j];
-      sync.arrive_and_wait();  // all threads start each kernel together
-      const auto end = Clock::now() + std::chrono::duration<double>(seconds);
-      double busy = 0, cpu = 0, units = 0;
-      int i = 0;
-      job.restore();
-      for (int calls = 0;; ++calls) {
-        if (i == job.items) job.restore(), i = 0;
-        if (job.prep) job.prep(i);
-        const auto t0 = Clock::now();
-        const double c0 = thread_cpu_seconds();
-        job.run(i++);
-        cpu += thread_cpu_seconds() - c0;
-        const auto t1 = Clock::now();
-        busy += std::chrono::duration<double>(t1 - t0).count();
-        units += job.units;
-        if (t1 >= end && calls >= 2) break;
+    const std::size_t me = static_cast<std::size_t>(th);
+    for (int round = 0; round < kRounds; ++round)
+      for (std::size_t j = 0; j < jobs.size(); ++j) {
+        Job& job = jobs[j];
+        sync.arrive_and_wait();  // all threads start each kernel together
+        const auto end = Clock::now() + std::chrono::duration<double>(seconds / kRounds);
+        double busy = 0, cpu = 0, units = 0;
+        int i = 0;
+        job.restore();
+        for (int calls = 0;; ++calls) {
+          if (i == job.items) job.restore(), i = 0;
+          if (job.prep) job.prep(i);
+          const auto t0 = Clock::now();
+          const double c0 = thread_cpu_seconds();
+          job.run(i++);
+          cpu += thread_cpu_seconds() - c0;
+          const auto t1 = Clock::now();
+          busy += std::chrono::duration<double>(t1 - t0).count();
+          units += job.units;
+          if (t1 >= end && calls >= 2) break;
+        }
+        rate[j][static_cast<std::size_t>(round)][me] = units / busy / 1e9;
+        crate[j][static_cast<std::size_t>(round)][me] = units / std::max(cpu, 1e-9) / 1e9;
+        if (th == 0) labels[j] = job.label;
       }
-      rate[j][static_cast<std::size_t>(th)] = units / busy / 1e9;
-      crate[j][static_cast<std::size_t>(th)] = units / std::max(cpu, 1e-9) / 1e9;
-      if (th == 0) labels[j] = job.label;
-    }
   };
   {
     std::vector<std::jthread> team;
     for (int th = 1; th < threads; ++th) team.emplace_back(body, th);
     body(0);
   }
+  // The median over the rounds of the threads' mean rate.
+  auto median_of_means = [threads](const std::vector<std::vector<double>>& rounds) {
+    std::vector<double> means;
+    for (const auto& per_thread : rounds) {
+      double sum = 0;
+      for (double v : per_thread) sum += v;
+      means.push_back(sum / threads);
+    }
+    std::nth_element(means.begin(), means.begin() + kRounds / 2, means.end());
+    return means[kRounds / 2];
+  };
   // The panels' abscissa: heights nb, 2 nb, 4 nb, 8 nb in the order jobs() lists them.
   int64_t h = nb;
   for (std::size_t j = 0; j < njobs; ++j) {
-    double sum = 0, csum = 0;
-    for (std::size_t th = 0; th < rate[j].size(); ++th) sum += rate[j][th], csum += crate[j][th];
     const std::size_t k = labels[j] == "gemm" ? static_cast<std::size_t>(dev::KernelId::Gemm) : model_kernel_of(labels[j].c_str());
     double x = static_cast<double>(nb);
     if (k == kGetrfPanel || k == kGeqrfPanel) {
       x = static_cast<double>(h);
       if (k == kGeqrfPanel) h *= 2;
     }
-    put(r.wall, k, p, x, sum / threads);
-    put(r.cpu, k, p, x, std::max(sum, csum) / threads);  // CPU time <= wall time, up to clock granularity
+    const double wall = median_of_means(rate[j]), cpu = median_of_means(crate[j]);
+    put(r.wall, k, p, x, wall);
+    put(r.cpu, k, p, x, std::max(wall, cpu));  // CPU time <= wall time, up to clock granularity
   }
 }
 }  // namespace

@@ -27,6 +27,10 @@ std::size_t last_level_cache();
 /// size x, in its rate's units (flops; laswp: bytes).
 double call_units(std::size_t k, std::size_t p, double x);
 
+/// How many windows a kernel's `seconds` are split into; its rate is the
+/// median of the windows' rates (host_rates.cc says why).
+inline constexpr int kCalibrationWindows = 3;
+
 /// Every kernel of `precision` (s, d, c, z) at tile size nb on `threads`
 /// threads at once for `seconds` each, into r.
 void measure_precision(HostRates& r, char precision, int64_t nb, int threads, double seconds);

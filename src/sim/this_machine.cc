@@ -139,7 +139,8 @@ std::string host_source(const Layout& l, const std::string& precisions, const st
   return "measured on this machine (" + util::Topology::get().cpu_model() + ", " + util::blas_vendor() + "): " +
          std::to_string(l.threads) + " threads at once, each pinned to a core and cycling over " +
          std::to_string(last_level_cache() * 3 / 2 >> 20) + " MB of its own tiles (1.5 x the last-level cache), " +
-         fmt("%.2f", seconds) + " s per kernel; precisions " + precisions + ", nb " + nb +
+         fmt("%.2f", seconds) + " s per kernel in " + std::to_string(kCalibrationWindows) +
+         " windows, the median window kept; precisions " + precisions + ", nb " + nb +
          " (panels at heights nb..8nb; laswp in GB/s)";
 }
 

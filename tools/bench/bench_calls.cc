@@ -126,32 +126,49 @@ Record start_record(const CallArgs& a, char p, int64_t n) {
   return r;
 }
 
-/// Per-call microseconds (best of --repeat loops, copies subtracted).
+/// Chunks a measurement's --calls are split into, the two sides' chunks
+/// taking turns.
+constexpr int64_t kChunks = 10;
+
+/// Per-call microseconds: the best chunk of calls of each side over
+/// --repeat measurements, the copies' best chunk subtracted.
+///
+/// Why chunks that take turns: with one loop of all the calls per side, the
+/// two sides of a call that runs the same vendor routine on both (zgetrf
+/// below its composition's size, say) read up to 15 % apart in one run and
+/// the other way round in the next (2026-11-26, idle: zgetrf 96 111 / 103
+/// us, dgeqrf 64 68.5 / 51.6 then 1.19x in hetla's favour) — a loop of
+/// 0.1-0.5 s sees one state of the machine (the VM's host, its clock) and
+/// the other side's loop another. Chunks of a tenth alternate within
+/// milliseconds, so each side's best chunk comes from the same states.
 template <typename T> Record per_call(const CallArgs& a, char p, int64_t n) {
   Problem<T> pb(kind_of(a.routine), n, 1);
   pb.reset();
   int64_t info = pb.hetla();  // warm: the first tile call builds the context
   pb.reset();
   pb.vendor();
+  const int64_t chunk = std::max<int64_t>(1, a.calls / kChunks), chunks = std::max<int64_t>(1, a.calls / chunk);
   double copy = std::numeric_limits<double>::infinity(), mine = copy, theirs = copy;
-  for (int r = 0; r < a.repeat; ++r) {
-    // The copy is what both sides pay and is subtracted: take its best of
-    // several loops, so one preempted copy loop cannot push a short vendor
-    // call below zero (seen under ASan: vendor_us 0.0 at n = 4).
-    for (int c = 0; c < 5; ++c) copy = std::min(copy, loop_seconds(a.calls, [&] { pb.reset(); }));
-    // Each side goes first in every other repeat: the loop after another
-    // finds the caches and the CPU's clock as that one left them.
-    auto vendor_loop = [&] {
-      if (a.baseline) theirs = std::min(theirs, loop_seconds(a.calls, [&] { pb.reset(), pb.vendor(); }));
-    };
-    if (r % 2 == 0) vendor_loop();
-    mine = std::min(mine, loop_seconds(a.calls, [&] {
-                      pb.reset();
-                      info |= pb.hetla();
-                    }));
-    if (r % 2 == 1) vendor_loop();
-  }
-  auto us = [&](double s) { return std::max(0.0, s - copy) / static_cast<double>(a.calls) * 1e6; };
+  for (int r = 0; r < a.repeat; ++r)
+    for (int64_t c = 0; c < chunks; ++c) {
+      // The copy is what both sides pay and is subtracted: its best chunk of
+      // several, so one preempted copy chunk cannot push a short vendor call
+      // below zero (seen under ASan: vendor_us 0.0 at n = 4).
+      for (int k = 0; k < 3; ++k) copy = std::min(copy, loop_seconds(chunk, [&] { pb.reset(); }));
+      // Each side goes first in every other chunk: the chunk after another
+      // finds the caches and the CPU's clock as that one left them.
+      auto vendor_chunk = [&] {
+        if (a.baseline) theirs = std::min(theirs, loop_seconds(chunk, [&] { pb.reset(), pb.vendor(); }));
+      };
+      const bool vendor_first = (c + r) % 2 == 0;
+      if (vendor_first) vendor_chunk();
+      mine = std::min(mine, loop_seconds(chunk, [&] {
+                        pb.reset();
+                        info |= pb.hetla();
+                      }));
+      if (!vendor_first) vendor_chunk();
+    }
+  auto us = [&](double s) { return std::max(0.0, s - copy) / static_cast<double>(chunk) * 1e6; };
   Record rec = start_record(a, p, n);
   rec.add("calls", a.calls).add("path", std::string(path_of<T>(pb.kind, n)), "", 6);
   rec.add("hetla_us", us(mine), "hetla us", 9);
