@@ -234,13 +234,16 @@ int64_t block(int64_t m, int64_t j0, T* A, int64_t lda, Work<T>& work, int64_t i
   using V = typename Lanes<T>::V;
   constexpr int W = sizeof(V) / sizeof(T);
   const int64_t top = j0 < m ? j0 : m;
-  // The earlier interchanges, in order, to the block's columns.
-  for (int c = 0; c < NC; ++c) {
-    T* col = A + (j0 + c) * lda;
-    for (int64_t p = 0; p < top; ++p) {
-      const T t = col[p];
-      col[p] = col[piv[p]];
-      col[piv[p]] = t;
+  // The earlier interchanges, in order, to the block's columns (all of them
+  // at each interchange: independent, so they overlap).
+  T* B = A + j0 * lda;
+  for (int64_t p = 0; p < top; ++p) {
+    const int64_t q = piv[p];
+    if (q == p) continue;
+    for (int c = 0; c < NC; ++c) {
+      const T t = B[p + c * lda];
+      B[p + c * lda] = B[q + c * lda];
+      B[q + c * lda] = t;
     }
   }
   // U above the diagonal.
@@ -285,18 +288,19 @@ int64_t block(int64_t m, int64_t j0, T* A, int64_t lda, Work<T>& work, int64_t i
       for (int64_t r = j + 1; r < m; ++r) ce[r] -= col[r] * u;
     }
   }
-  // The block's interchanges to the columns left of it, a column at a time
-  // (its rows of the block share a cache line; whole rows at once walk the
-  // columns at stride lda once per pivot). A zero pivot interchanges nothing
-  // (its row is the first of the largest |a| = 0).
+  // The block's interchanges to the columns left of it, once the panel is
+  // done: each interchange in every column, independent swaps that overlap
+  // (a column at a time, its swaps depend on each other: 10 % of sgetrf at
+  // n = 128 against 6 %). A zero pivot interchanges nothing (its row is the
+  // first of the largest |a| = 0).
   const int np = m - j0 < NC ? static_cast<int>(m - j0) : NC;
-  for (int64_t q = 0; q < j0; ++q) {
-    T* col = A + q * lda;
-    for (int c = 0; c < np; ++c) {
-      const int64_t j = j0 + c, p = piv[j];
-      const T t = col[j];
-      col[j] = col[p];
-      col[p] = t;
+  for (int c = 0; c < np; ++c) {
+    const int64_t j = j0 + c, p = piv[j];
+    if (p == j) continue;
+    for (int64_t q = 0; q < j0; ++q) {
+      const T t = A[j + q * lda];
+      A[j + q * lda] = A[p + q * lda];
+      A[p + q * lda] = t;
     }
   }
   // The inverse of a full diagonal block of L, for the blocks of U's rows
