@@ -238,7 +238,7 @@ template <typename T> inline int64_t pivot_row(const T* col, int64_t j, int64_t 
 /// Block j0 (NC columns) of an m x n LU; piv: 0-based pivot rows so far.
 /// Returns info (the first zero pivot, 1-based; `info` if already set).
 template <int NC, typename T>
-int64_t block(int64_t m, int64_t j0, T* A, int64_t lda, Work<T>& work, int64_t info) {
+int64_t block(int64_t m, int64_t n, int64_t j0, T* A, int64_t lda, Work<T>& work, int64_t info) {
   int* piv = work.piv;
   using V = typename Lanes<T>::V;
   constexpr int W = sizeof(V) / sizeof(T);
@@ -313,9 +313,10 @@ int64_t block(int64_t m, int64_t j0, T* A, int64_t lda, Work<T>& work, int64_t i
     }
   }
   // The inverse of a full diagonal block of L, for the blocks of U's rows
-  // beside it (solve_upper_rows); its rows take no later interchange.
+  // beside it (solve_upper_rows) if there are columns right of it; its rows
+  // take no later interchange.
   constexpr int K = kCols<T>;
-  if (NC == K && j0 + K <= m) {
+  if (NC == K && j0 + K <= m && j0 + K < n) {
     V* inv = work.inv[j0 / K];
     for (int d = 0; d < K; ++d) {
       T y[K] = {};
@@ -345,14 +346,14 @@ template <typename T, typename I> int64_t getrf_small(int64_t m, int64_t n, T* A
   constexpr int K = kCols<T>;
   for (int64_t j0 = 0; j0 < n; j0 += K) {
     switch (n - j0 < K ? n - j0 : K) {
-      case 1: info = block<1>(m, j0, A, lda, work, info); break;
-      case 2: info = block<2>(m, j0, A, lda, work, info); break;
-      case 3: info = block<(3 < K ? 3 : K)>(m, j0, A, lda, work, info); break;
-      case 4: info = block<(4 < K ? 4 : K)>(m, j0, A, lda, work, info); break;
-      case 5: info = block<(5 < K ? 5 : K)>(m, j0, A, lda, work, info); break;
-      case 6: info = block<(6 < K ? 6 : K)>(m, j0, A, lda, work, info); break;
-      case 7: info = block<(7 < K ? 7 : K)>(m, j0, A, lda, work, info); break;
-      default: info = block<K>(m, j0, A, lda, work, info); break;
+      case 1: info = block<1>(m, n, j0, A, lda, work, info); break;
+      case 2: info = block<2>(m, n, j0, A, lda, work, info); break;
+      case 3: info = block<(3 < K ? 3 : K)>(m, n, j0, A, lda, work, info); break;
+      case 4: info = block<(4 < K ? 4 : K)>(m, n, j0, A, lda, work, info); break;
+      case 5: info = block<(5 < K ? 5 : K)>(m, n, j0, A, lda, work, info); break;
+      case 6: info = block<(6 < K ? 6 : K)>(m, n, j0, A, lda, work, info); break;
+      case 7: info = block<(7 < K ? 7 : K)>(m, n, j0, A, lda, work, info); break;
+      default: info = block<K>(m, n, j0, A, lda, work, info); break;
     }
   }
   for (int64_t j = 0; j < k; ++j) ipiv[j] = static_cast<I>(work.piv[j] + 1);
