@@ -5,27 +5,30 @@
 // emitted from the AVX2 file must never be the one the linker keeps for the
 // rest of the library, which also runs where AVX2 is absent.
 //
-// Left-looking by blocks of 4 columns (Crout order, as the Cholesky of
-// small_cholesky_impl.hpp). For each block: the interchanges so far applied
-// to its columns (column by column: contiguous, where swapping whole rows at
-// once walks all n columns at stride lda); its rows above the diagonal
-// (U) solved by blocks of 4 rows, each a product with the rows' L left of it
-// (two sets of accumulators, so the multiply-adds of one row block do not
-// wait on each other) and a 4 x 4 unit lower substitution in registers; its
-// rows below (L) updated as a register-blocked product (8 accumulators of 32
-// bytes: 2 row vectors x 4 columns, one multiply-add per load pair, the
-// whole depth j0 with the accumulators held); then the 4 columns factored
-// one by one with LAPACK's partial pivoting (dgetf2: the first largest
-// |a|, the row interchanged in every column left of and in the block, the
-// column scaled by the reciprocal of the pivot where that is at least the
-// smallest normal number, else divided; an exactly zero pivot sets info and
-// leaves the column unscaled). Nothing is shared between callers, nothing
-// allocated, no lock taken.
+// Left-looking by blocks of K columns, K one vector (AVX: 4 double, 8
+// float; Crout order, as the Cholesky of small_cholesky_impl.hpp). For each
+// block: the interchanges so far applied to its columns (deferred until
+// then: whole rows at once walk all n columns at stride lda); its rows above
+// the diagonal (U) solved by pairs of blocks of K rows, each a product with
+// the rows' L left of it (8 accumulators of 32 bytes: 2 row vectors x 4
+// columns, 6 loads for 8 multiply-adds) times the inverse of the diagonal
+// K x K block of L (kept from that block's factorization); its rows below
+// (L) updated as the same register-blocked product over the whole depth j0;
+// then its columns factored one by one with LAPACK's partial pivoting
+// (dgetf2: the first largest |a| (idamax), the row interchanged in every
+// column left of and in the block, the column scaled by the reciprocal of
+// the pivot where that is at least the smallest normal number, else divided;
+// an exactly zero pivot sets info and leaves the column unscaled, and the
+// factorization goes on). Nothing is shared between callers, nothing
+// allocated, no lock taken; the state (pivots, inverses) is 4.5 KiB of stack.
+// Measured (busy 2-core EPYC, AVX2 build, one thread, us per call against
+// OpenBLAS 0.3.21 dgetrf on one thread): n = 16 0.8 / 1.8, 32 2.9 / 8.8,
+// 64 14 / 28, 96 33 / 68.
 #pragma once
 #include <cstdint>
 
-// Vectors of 32 bytes passed between these internal functions in the default
-// build: GCC notes that their ABI differs with AVX, which no caller outside
+// Vectors of 32 bytes passed between these internal functions in a build
+// without AVX: GCC notes that their ABI differs with AVX, which no caller outside
 // this file sees.
 #if defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wpsabi"
