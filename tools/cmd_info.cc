@@ -10,6 +10,7 @@
 #include "devices/plugin.hpp"
 #include "devices/spec.hpp"
 #include "kernels/host/small_cholesky.hpp"
+#include "kernels/host/small_lu.hpp"
 #include "tune/calibrate.hpp"
 #include "tune/crossover.hpp"
 #include "tune/tuned_tiles.hpp"
@@ -74,6 +75,7 @@ int cmd_info(int argc, char** argv, int first) {
         .add("hwloc", hwloc)
         .add("blas", blas)
         .add("small_kernels", std::string(small::own_kernels_isa()))
+        .add("small_routines", std::string("potrf getrf"))
         .add("workers", static_cast<int64_t>(workers))
         .add("backends", dev::built_backends());
     Json list = Json::array();
@@ -107,8 +109,9 @@ int cmd_info(int argc, char** argv, int first) {
   std::printf("hwloc:    %s\n", hwloc ? "used (topology, worker threads pinned to cores)"
                                       : "not used (cores from the OS; threads not pinned)");
   std::printf("blas:     %s\n", blas.c_str());
-  std::printf("small:    hetla's own Cholesky for s, d up to n = %lld in the caller's thread (%s build)\n",
-              static_cast<long long>(small::kOwnPotrfMax), small::own_kernels_isa());
+  std::printf("small:    hetla's own Cholesky (n <= %lld) and LU (m, n <= %lld) for s, d in the caller's thread (%s build)\n",
+              static_cast<long long>(small::kOwnPotrfMax), static_cast<long long>(small::kOwnGetrfMax),
+              small::own_kernels_isa());
   std::printf("workers:  %d (runtime threads, the calling thread included)\n", workers);
   std::printf("backends: %s (emu = emulated accelerators, --devices emu:speed=F)\n", dev::built_backends().c_str());
   for (const auto& p : dev::plugin_status())

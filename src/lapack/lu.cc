@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "hetla/lu.hpp"
+#include "kernels/host/small_lu.hpp"
 #include "lapack/fortran.hpp"
 #include "lapack/small_kernels.hpp"
 
@@ -26,6 +27,15 @@ template <typename T, typename I> void getrf(const I* m, const I* n, T* a, const
   else if (*lda < max1(M)) pos = 4;
   if (pos) return report<T>("getrf", pos, info);
   if (!to_hetla<T>(Routine::Getrf, product(M, N, std::min(M, N)))) {
+    // Real matrices up to kOwnGetrfMax rows and columns: hetla's own kernel,
+    // which shares nothing with other callers (small_lu.hpp); the pivots in
+    // the caller's INTEGER.
+    if constexpr (!is_complex_v<T>) {
+      if (small::getrf_own<T>(M, N)) {
+        *info = static_cast<I>(small::getrf_own(M, N, a, *lda, ipiv));
+        return;
+      }
+    }
     // Where the vendor's getrf would start its thread pool while another call
     // may use it: the single-threaded composition.
     const small::ThreadedSizeCall counted(small::getrf_composable(M, N) && small_fits(*lda));

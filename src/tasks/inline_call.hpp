@@ -15,6 +15,7 @@
 #include "kernels/host/lapack_qr.hpp"
 #include "kernels/host/small_cholesky.hpp"
 #include "kernels/host/small_factor.hpp"
+#include "kernels/host/small_lu.hpp"
 #include "kernels/host/small_qr.hpp"
 #include "runtime/reentry.hpp"
 #include "tasks/cholesky.hpp"
@@ -57,7 +58,12 @@ template <typename T> int64_t inline_potrf(Uplo uplo, int64_t n, T* A, int64_t l
 }
 
 /// getrf in the caller's thread; ipiv (min(m, n) entries) as hetla's int64_t.
+/// Real matrices up to kOwnGetrfMax rows and columns: hetla's own kernel
+/// (kernels/host/small_lu.hpp), which shares nothing with other callers.
 template <typename T> int64_t inline_getrf(int64_t m, int64_t n, T* A, int64_t lda, int64_t* ipiv) {
+  if constexpr (!is_complex_v<T>) {
+    if (small::getrf_own<T>(m, n)) return small::getrf_own(m, n, A, lda, ipiv);
+  }
   const rt::ReentryScope inside;
   const int64_t k = std::min(m, n);
   lapack_int stack[detail::kStackPivots];
