@@ -107,7 +107,7 @@ int cmd_info(int argc, char** argv, int first) {
   std::printf("hwloc:    %s\n", hwloc ? "used (topology, worker threads pinned to cores)"
                                       : "not used (cores from the OS; threads not pinned)");
   std::printf("blas:     %s\n", blas.c_str());
-  std::printf("small:    hetla's own Cholesky for s, d up to n = %lld in the caller's thread (%s build)\n",
+  std::printf("small:    hetla's own Cholesky for s, d, c, z up to n = %lld in the caller's thread (%s build)\n",
               static_cast<long long>(small::kOwnPotrfMax), small::own_kernels_isa());
   std::printf("workers:  %d (runtime threads, the calling thread included)\n", workers);
   std::printf("backends: %s (emu = emulated accelerators, --devices emu:speed=F)\n", dev::built_backends().c_str());
