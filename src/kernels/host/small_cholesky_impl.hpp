@@ -425,11 +425,12 @@ inline void cupdate_rows(int64_t k0, const T* A, int64_t lda, const V (*X)[RV], 
     if (last - k0 >= kCols - 1) {
       for (int v = 0; v < RV; ++v) acc[q][v] = load<V>(A + 2 * (k0 + v * W + (j + q) * lda));
     } else {
-      for (int v = 0; v < RV; ++v) acc[q][v] = V{};
+      T part[2 * kCols] = {};
       for (int c = 0; c <= last + q - k0 && c < kCols; ++c) {
-        acc[q][c / W][2 * (c % W)] = A[2 * (k0 + c + (j + q) * lda)];
-        acc[q][c / W][2 * (c % W) + 1] = A[2 * (k0 + c + (j + q) * lda) + 1];
+        part[2 * c] = A[2 * (k0 + c + (j + q) * lda)];
+        part[2 * c + 1] = A[2 * (k0 + c + (j + q) * lda) + 1];
       }
+      for (int v = 0; v < RV; ++v) acc[q][v] = load<V>(part + 2 * v * W);
     }
   }
   for (int64_t p = 0; p < k0; ++p)
@@ -493,11 +494,9 @@ int64_t cblock_upper(int64_t n, int64_t k0, T* A, int64_t lda, V (*X)[RV], V (*X
     }
   if (info) return info;
   // U_kk^H x = the updated column, by substitution.
-  constexpr int NJ = 4;
-  auto solve = [&](const V (&a)[RV], int64_t j) {
-    T xr[kCols], xi[kCols];
+  auto substitute = [&](T (&xr)[kCols], T (&xi)[kCols]) {
     for (int c = 0; c < NC; ++c) {
-      T vr = a[c / W][2 * (c % W)], vi = a[c / W][2 * (c % W) + 1];
+      T vr = xr[c], vi = xi[c];
       for (int d = 0; d < c; ++d) {  // v -= conj(U(d, c)) x(d)
         vr -= Ure[d][c] * xr[d] + Uim[d][c] * xi[d];
         vi -= Ure[d][c] * xi[d] - Uim[d][c] * xr[d];
@@ -505,22 +504,64 @@ int64_t cblock_upper(int64_t n, int64_t k0, T* A, int64_t lda, V (*X)[RV], V (*X
       xr[c] = vr * inv[c];
       xi[c] = vi * inv[c];
     }
-    for (int c = 0; c < NC; ++c) {
-      A[2 * (k0 + c + j * lda)] = xr[c];
-      A[2 * (k0 + c + j * lda) + 1] = xi[c];
-    }
   };
   const int64_t last = k0 + NC - 1;
   int64_t j = k0 + NC;
-  for (; j + NJ <= n; j += NJ) {
-    V acc[NJ][RV];
-    cupdate_rows<NJ>(k0, A, lda, X, Xs, j, NC == kCols ? n : last, acc);
-    for (int q = 0; q < NJ; ++q) solve(acc[q], j + q);
-  }
-  for (; j < n; ++j) {
-    V acc[1][RV];
-    cupdate_rows<1>(k0, A, lda, X, Xs, j, NC == kCols ? n : last, acc);
-    solve(acc[0], j);
+  if constexpr (NC == kCols) {
+    // Full blocks: x = M a with M = U_kk^-H (its columns M e_d by the
+    // substitution, once per block), as vectors over the block's rows and
+    // the same multiply-adds as the update; the substitution per column,
+    // scalar, took a quarter of the time at n = 128.
+    V M[kCols][RV], Ms[kCols][RV];
+    for (int d = 0; d < kCols; ++d) {
+      T xr[kCols] = {}, xi[kCols] = {};
+      xr[d] = T(1);
+      substitute(xr, xi);
+      for (int c = 0; c < kCols; ++c) {
+        M[d][c / W][2 * (c % W)] = xr[c];
+        M[d][c / W][2 * (c % W) + 1] = xi[c];
+        Ms[d][c / W][2 * (c % W)] = -xi[c];
+        Ms[d][c / W][2 * (c % W) + 1] = xr[c];
+      }
+    }
+    // 8 accumulators: 4 columns of z (2 vectors each), 8 of c.
+    constexpr int NJ = 8 / RV;
+    auto solve = [&](const V (&a)[RV], int64_t j) {
+      V x[RV] = {};
+      for (int d = 0; d < kCols; ++d) {
+        const T ar = a[d / W][2 * (d % W)], ai = a[d / W][2 * (d % W) + 1];
+        for (int v = 0; v < RV; ++v) {
+          x[v] += M[d][v] * ar;
+          x[v] += Ms[d][v] * ai;
+        }
+      }
+      for (int v = 0; v < RV; ++v) store(A + 2 * (k0 + v * W + j * lda), x[v]);
+    };
+    for (; j + NJ <= n; j += NJ) {
+      V acc[NJ][RV];
+      cupdate_rows<NJ>(k0, A, lda, X, Xs, j, n, acc);
+      for (int q = 0; q < NJ; ++q) solve(acc[q], j + q);
+    }
+    for (; j < n; ++j) {
+      V acc[1][RV];
+      cupdate_rows<1>(k0, A, lda, X, Xs, j, n, acc);
+      solve(acc[0], j);
+    }
+  } else {  // the last block: no columns right of it
+    for (; j < n; ++j) {
+      V acc[1][RV];
+      cupdate_rows<1>(k0, A, lda, X, Xs, j, last, acc);
+      T xr[kCols], xi[kCols];
+      for (int c = 0; c < NC; ++c) {
+        xr[c] = acc[0][c / W][2 * (c % W)];
+        xi[c] = acc[0][c / W][2 * (c % W) + 1];
+      }
+      substitute(xr, xi);
+      for (int c = 0; c < NC; ++c) {
+        A[2 * (k0 + c + j * lda)] = xr[c];
+        A[2 * (k0 + c + j * lda) + 1] = xi[c];
+      }
+    }
   }
   return 0;
 }
