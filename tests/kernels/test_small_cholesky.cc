@@ -115,6 +115,31 @@ TYPED_TEST(SmallCholesky, InfoIsTheVendors) {
         }
 }
 
+// The other triangle and the rows past n are never read: NaNs there leave
+// the factor's bits as they were (vector lanes over them are discarded).
+TYPED_TEST(SmallCholesky, OtherTriangleNotRead) {
+  using T = TypeParam;
+  for (bool library : {true, false})
+    for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+      for (int64_t n : {3, 8, 13, 36, 128}) {
+        SCOPED_TRACE(n);
+        const int64_t lda = n + 5;
+        auto F = bench::random_hpd<T>(n, lda, 23 + n), G = F;
+        const T nan(std::numeric_limits<real_t<T>>::quiet_NaN());
+        for (int64_t j = 0; j < n; ++j)
+          for (int64_t i = 0; i < lda; ++i)
+            if (i >= n || (uplo == Uplo::Lower ? i < j : i > j)) G[static_cast<std::size_t>(i + j * lda)] = nan;
+        ASSERT_EQ(factor(library, uplo, n, F.data(), lda), 0);
+        ASSERT_EQ(factor(library, uplo, n, G.data(), lda), 0);
+        for (int64_t j = 0; j < n; ++j)
+          for (int64_t i = 0; i < n; ++i)
+            if (i == j || (uplo == Uplo::Lower) == (i > j)) {
+              const auto at = static_cast<std::size_t>(i + j * lda);
+              ASSERT_EQ(F[at], G[at]) << i << "," << j;
+            }
+      }
+}
+
 // zpotrf reads only the diagonal's real part: an imaginary part there
 // (which a Hermitian matrix cannot have) changes nothing.
 TYPED_TEST(SmallCholesky, DiagonalImaginaryPartIgnored) {
