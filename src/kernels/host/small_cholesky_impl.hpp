@@ -272,6 +272,18 @@ template <typename T, int Bytes> struct Vec {
   typedef T V __attribute__((vector_size(Bytes)));
 };
 
+/// The complex kernel's vector: 32 bytes with AVX, else 16. SSE2's 16
+/// registers of 16 bytes do not hold 8 accumulators of 32 bytes and the
+/// swaps: the default build spilled them in the loop, zpotrf n = 64 in 358
+/// us against OpenBLAS's 24.
+template <typename T> struct CLanes {
+#ifdef __AVX__
+  typedef typename Vec<T, 32>::V V;
+#else
+  typedef typename Vec<T, 16>::V V;
+#endif
+};
+
 /// (re, im) -> (im, -re) in each complex lane: a conj(b) = a br + swap(a) bi.
 template <typename V> inline V swap_neg(const V& a) {
   constexpr int N = sizeof(V) / sizeof(a[0]);
@@ -326,7 +338,7 @@ inline void cupdate_solve(int64_t i, int64_t j0, T* A, int64_t lda, const T (&Lr
 
 /// Factors block j0 (NC columns) of an n x n complex lower Cholesky.
 template <int NC, typename T> int64_t cblock(int64_t n, int64_t j0, T* A, int64_t lda) {
-  using V = typename Lanes<T>::V;
+  using V = typename CLanes<T>::V;
   using V2 = typename Vec<T, 4 * sizeof(T)>::V;  // two complex entries
   using V1 = typename Vec<T, 2 * sizeof(T)>::V;  // one
   constexpr int W = sizeof(V) / (2 * sizeof(T));
@@ -414,7 +426,7 @@ template <typename T> int64_t cpotrf_lower(int64_t n, T* A, int64_t lda) {
 }
 
 /// The vectors holding kCols complex entries (a block's rows): 2 of z, 1 of c.
-template <typename T> constexpr int kRowVecs = 2 * kCols * sizeof(T) / sizeof(typename Lanes<T>::V);
+template <typename T> constexpr int kRowVecs = 2 * kCols * sizeof(T) / sizeof(typename CLanes<T>::V);
 
 /// The complex update_rows(): acc[q] = A(k0 .. k0 + kCols, j + q) less the
 /// sum over p < k0 of conj(U(p, k0 ..)) U(p, j + q). X[p] = conj(U(p, k0 ..))
@@ -447,7 +459,7 @@ inline void cupdate_rows(int64_t k0, const T* A, int64_t lda, const V (*X)[RV], 
 }
 
 /// Block k0 (NC rows of U) of an n x n complex upper Cholesky.
-template <int NC, typename T, typename V = typename Lanes<T>::V, int RV = kRowVecs<T>>
+template <int NC, typename T, typename V = typename CLanes<T>::V, int RV = kRowVecs<T>>
 int64_t cblock_upper(int64_t n, int64_t k0, T* A, int64_t lda, V (*X)[RV], V (*Xs)[RV]) {
   constexpr int W = sizeof(V) / (2 * sizeof(T));
   for (int64_t p = 0; p < k0; ++p) {
@@ -572,7 +584,7 @@ int64_t cblock_upper(int64_t n, int64_t k0, T* A, int64_t lda, V (*X)[RV], V (*X
 /// A = U^H U of order n in the upper triangle (the lower one untouched);
 /// LAPACK's info. T: float or double, A interleaved complex.
 template <typename T> int64_t cpotrf_upper(int64_t n, T* A, int64_t lda) {
-  using V = typename Lanes<T>::V;
+  using V = typename CLanes<T>::V;
   V X[kOwnOrderMax][kRowVecs<T>], Xs[kOwnOrderMax][kRowVecs<T>];  // 16 KiB of z
   if (n > kOwnOrderMax) return -1;
   for (int64_t k0 = 0; k0 < n; k0 += kCols) {
