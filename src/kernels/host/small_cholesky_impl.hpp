@@ -7,8 +7,8 @@
 //
 // Left-looking by blocks of 4 columns (LAPACK's Crout order): a block's
 // columns take the updates of all columns left of it as a register-blocked
-// product (8 accumulators of 32 bytes: 2 row vectors x 4 columns, one
-// multiply-add per load pair), then its 4 x 4 diagonal block is factored and
+// product (8 accumulators of 32 bytes, 16 without AVX: 2 row vectors x 4
+// columns, one multiply-add per load pair), then its 4 x 4 diagonal block is factored and
 // the rows below are solved while still in registers. Each entry is loaded
 // and stored once per block; nothing is shared between callers, nothing
 // allocated, no lock taken.
@@ -24,10 +24,10 @@
 
 namespace {
 
-/// The lower factorization's vector: 32 bytes with AVX, else 16. SSE2's 16
-/// registers of 16 bytes do not hold 8 accumulators of 32 bytes: the default
-/// build spilled them in the loop, dpotrf n = 64 in 72 us against
-/// OpenBLAS's 10.
+/// The vector of the lower factorization and of complex: 32 bytes with AVX,
+/// else 16. SSE2's 16 registers of 16 bytes do not hold 8 accumulators of 32
+/// bytes: the default build spilled them in the loop, dpotrf n = 64 in 72 us
+/// and zpotrf in 358 against OpenBLAS's 10 and 24 (8 and 30 on 16 bytes).
 template <typename T> struct Lanes {
 #ifdef __AVX__
   typedef T V __attribute__((vector_size(32)));
@@ -261,7 +261,6 @@ template <typename T> int64_t potrf_upper(int64_t n, T* A, int64_t lda) {
   return 0;
 }
 
-
 // ---- Complex (std::complex<float>, std::complex<double>) ------------------
 // The same blocks on interleaved (re, im) entries: T is the real type, entry
 // (i, j) at A + 2 (i + j lda). A vector holds W complex entries; a product
@@ -277,18 +276,6 @@ template <typename T> int64_t potrf_upper(int64_t n, T* A, int64_t lda) {
 /// A vector of Bytes bytes of T.
 template <typename T, int Bytes> struct Vec {
   typedef T V __attribute__((vector_size(Bytes)));
-};
-
-/// The complex kernel's vector: 32 bytes with AVX, else 16. SSE2's 16
-/// registers of 16 bytes do not hold 8 accumulators of 32 bytes and the
-/// swaps: the default build spilled them in the loop, zpotrf n = 64 in 358
-/// us against OpenBLAS's 24.
-template <typename T> struct CLanes {
-#ifdef __AVX__
-  typedef typename Vec<T, 32>::V V;
-#else
-  typedef typename Vec<T, 16>::V V;
-#endif
 };
 
 /// (re, im) -> (im, -re) in each complex lane: a conj(b) = a br + swap(a) bi.
@@ -345,7 +332,7 @@ inline void cupdate_solve(int64_t i, int64_t j0, T* A, int64_t lda, const T (&Lr
 
 /// Factors block j0 (NC columns) of an n x n complex lower Cholesky.
 template <int NC, typename T> int64_t cblock(int64_t n, int64_t j0, T* A, int64_t lda) {
-  using V = typename CLanes<T>::V;
+  using V = typename Lanes<T>::V;
   using V2 = typename Vec<T, 4 * sizeof(T)>::V;  // two complex entries
   using V1 = typename Vec<T, 2 * sizeof(T)>::V;  // one
   constexpr int W = sizeof(V) / (2 * sizeof(T));
@@ -433,7 +420,7 @@ template <typename T> int64_t cpotrf_lower(int64_t n, T* A, int64_t lda) {
 }
 
 /// The vectors holding kCols complex entries (a block's rows): 2 of z, 1 of c.
-template <typename T> constexpr int kRowVecs = 2 * kCols * sizeof(T) / sizeof(typename CLanes<T>::V);
+template <typename T> constexpr int kRowVecs = 2 * kCols * sizeof(T) / sizeof(typename Lanes<T>::V);
 
 /// The complex update_rows(): acc[q] = A(k0 .. k0 + kCols, j + q) less the
 /// sum over p < k0 of conj(U(p, k0 ..)) U(p, j + q). X[p] = conj(U(p, k0 ..))
@@ -466,7 +453,7 @@ inline void cupdate_rows(int64_t k0, const T* A, int64_t lda, const V (*X)[RV], 
 }
 
 /// Block k0 (NC rows of U) of an n x n complex upper Cholesky.
-template <int NC, typename T, typename V = typename CLanes<T>::V, int RV = kRowVecs<T>>
+template <int NC, typename T, typename V = typename Lanes<T>::V, int RV = kRowVecs<T>>
 int64_t cblock_upper(int64_t n, int64_t k0, T* A, int64_t lda, V (*X)[RV], V (*Xs)[RV]) {
   constexpr int W = sizeof(V) / (2 * sizeof(T));
   for (int64_t p = 0; p < k0; ++p) {
@@ -591,7 +578,7 @@ int64_t cblock_upper(int64_t n, int64_t k0, T* A, int64_t lda, V (*X)[RV], V (*X
 /// A = U^H U of order n in the upper triangle (the lower one untouched);
 /// LAPACK's info. T: float or double, A interleaved complex.
 template <typename T> int64_t cpotrf_upper(int64_t n, T* A, int64_t lda) {
-  using V = typename CLanes<T>::V;
+  using V = typename Lanes<T>::V;
   V X[kOwnOrderMax][kRowVecs<T>], Xs[kOwnOrderMax][kRowVecs<T>];  // 16 KiB of z
   if (n > kOwnOrderMax) return -1;
   for (int64_t k0 = 0; k0 < n; k0 += kCols) {
