@@ -109,7 +109,7 @@ int cmd_info(int argc, char** argv, int first) {
   std::printf("hwloc:    %s\n", hwloc ? "used (topology, worker threads pinned to cores)"
                                       : "not used (cores from the OS; threads not pinned)");
   std::printf("blas:     %s\n", blas.c_str());
-  std::printf("small:    hetla's own Cholesky (n <= %lld) and LU (m, n <= %lld) for s, d in the caller's thread (%s build)\n",
+  std::printf("small:    hetla's own Cholesky (s, d, c, z; n <= %lld) and LU (s, d; m, n <= %lld) in the caller's thread (%s build)\n",
               static_cast<long long>(small::kOwnPotrfMax), static_cast<long long>(small::kOwnGetrfMax),
               small::own_kernels_isa());
   std::printf("workers:  %d (runtime threads, the calling thread included)\n", workers);

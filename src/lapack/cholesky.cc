@@ -28,16 +28,14 @@ template <typename T, typename I> void potrf(const char* uplo, const I* n, T* a,
   else if (*lda < max1(N)) pos = 4;
   if (pos) return report<T>("potrf", pos, info);
   if (!to_hetla<T>(Routine::Potrf, product(N, N, N))) {
-    // Real matrices up to kOwnPotrfMax: hetla's own kernel, which shares
+    // Matrices up to kOwnPotrfMax (s, d, c, z): hetla's own kernel, which shares
     // nothing with other callers (small_cholesky.hpp). Else, where the vendor's
     // potrf would start its thread pool: the single-threaded composition
     // (small_factor.hpp), every vendor call in 32-bit sizes.
-    if constexpr (!is_complex_v<T>) {
-      if (small::potrf_own<T>(N)) {
-        const bool lower = to_uplo(uplo) == Uplo::Lower;
-        *info = static_cast<I>(lower ? small::potrf_lower_own(N, a, *lda) : small::potrf_upper_own(N, a, *lda));
-        return;
-      }
+    if (small::potrf_own<T>(N)) {
+      const bool lower = to_uplo(uplo) == Uplo::Lower;
+      *info = static_cast<I>(lower ? small::potrf_lower_own(N, a, *lda) : small::potrf_upper_own(N, a, *lda));
+      return;
     }
     if (small::potrf_composed(N) && small_fits(*lda)) {
       const small::ThreadedSizeCall counted(true);

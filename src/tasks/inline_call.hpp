@@ -39,16 +39,14 @@ inline constexpr int64_t kStackPivots = 256;
 
 /// potrf in the caller's thread. Marked inside hetla (rt::ReentryScope): with
 /// hetla's LAPACK names interposed, the vendor's own calls stay the vendor's.
-/// Real matrices up to kOwnPotrfMax: hetla's own kernel, which shares nothing
+/// Matrices up to kOwnPotrfMax: hetla's own kernel, which shares nothing
 /// with other callers (kernels/host/small_cholesky.hpp). Elsewhere, where the
 /// vendor's potrf would start its thread pool, the single-threaded
 /// composition of kernels/host/small_factor.hpp.
 template <typename T> int64_t inline_potrf(Uplo uplo, int64_t n, T* A, int64_t lda) {
-  if constexpr (!is_complex_v<T>) {
-    if (small::potrf_own<T>(n)) {
-      const int64_t info = uplo == Uplo::Lower ? small::potrf_lower_own(n, A, lda) : small::potrf_upper_own(n, A, lda);
-      return info != 0 ? info : detail::nonfinite_pivot(n, A, lda);
-    }
+  if (small::potrf_own<T>(n)) {
+    const int64_t info = uplo == Uplo::Lower ? small::potrf_lower_own(n, A, lda) : small::potrf_upper_own(n, A, lda);
+    return info != 0 ? info : detail::nonfinite_pivot(n, A, lda);
   }
   const rt::ReentryScope inside;
   const small::ThreadedSizeCall counted(small::potrf_composed(n));

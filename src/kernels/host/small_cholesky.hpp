@@ -1,4 +1,4 @@
-// hetla's own Cholesky for small real matrices, in the calling thread. The
+// hetla's own Cholesky for small matrices (s, d, c, z), in the calling thread. The
 // vendor's small calls are not independent of each other: OpenBLAS 0.3.21
 // takes a buffer from its one memory pool on each call (a lock) and starts
 // its threads in ?potrf from n = 64, so two threads calling dpotrf at n = 16
@@ -7,17 +7,19 @@
 // twice, for the default instruction set and for AVX2 with FMA, the one the
 // CPU supports chosen at the first call (small_cholesky_impl.hpp).
 #pragma once
+#include <complex>
 #include <cstdint>
 #include <type_traits>
 
 namespace hetla::small {
 
-/// Orders up to which potrf of a real matrix runs this kernel.
+/// Orders up to which potrf runs this kernel.
 inline constexpr int64_t kOwnPotrfMax = 128;
 
 /// Whether potrf of element type T and order n runs this kernel.
 template <typename T> constexpr bool potrf_own(int64_t n) {
-  return (std::is_same_v<T, double> || std::is_same_v<T, float>) && n <= kOwnPotrfMax;
+  return (std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_same_v<T, std::complex<double>> ||
+          std::is_same_v<T, std::complex<float>>) && n <= kOwnPotrfMax;
 }
 
 /// A = L L^T in the lower triangle of A (n x n, leading dimension lda; the
@@ -25,10 +27,16 @@ template <typename T> constexpr bool potrf_own(int64_t n) {
 /// of the leading minor that is not positive definite (a NaN fails too).
 int64_t potrf_lower_own(int64_t n, double* A, int64_t lda);
 int64_t potrf_lower_own(int64_t n, float* A, int64_t lda);
+/// A = L L^H; the pivot is the diagonal's real part (its imaginary part is
+/// ignored and written 0), as LAPACK's zpotrf.
+int64_t potrf_lower_own(int64_t n, std::complex<double>* A, int64_t lda);
+int64_t potrf_lower_own(int64_t n, std::complex<float>* A, int64_t lda);
 
-/// The same for A = U^T U in the upper triangle.
+/// The same for A = U^T U (U^H U) in the upper triangle.
 int64_t potrf_upper_own(int64_t n, double* A, int64_t lda);
 int64_t potrf_upper_own(int64_t n, float* A, int64_t lda);
+int64_t potrf_upper_own(int64_t n, std::complex<double>* A, int64_t lda);
+int64_t potrf_upper_own(int64_t n, std::complex<float>* A, int64_t lda);
 
 /// Which build of the kernel this CPU runs: "avx2" or "generic".
 const char* own_kernels_isa();

@@ -10,5 +10,9 @@ int64_t potrf_lower(int64_t n, double* A, int64_t lda) { return ::potrf_lower(n,
 int64_t potrf_lower(int64_t n, float* A, int64_t lda) { return ::potrf_lower(n, A, lda); }
 int64_t potrf_upper(int64_t n, double* A, int64_t lda) { return ::potrf_upper(n, A, lda); }
 int64_t potrf_upper(int64_t n, float* A, int64_t lda) { return ::potrf_upper(n, A, lda); }
+int64_t cpotrf_lower(int64_t n, double* A, int64_t lda) { return ::cpotrf_lower(n, A, lda); }
+int64_t cpotrf_lower(int64_t n, float* A, int64_t lda) { return ::cpotrf_lower(n, A, lda); }
+int64_t cpotrf_upper(int64_t n, double* A, int64_t lda) { return ::cpotrf_upper(n, A, lda); }
+int64_t cpotrf_upper(int64_t n, float* A, int64_t lda) { return ::cpotrf_upper(n, A, lda); }
 }  // namespace hetla::small::avx2
 #endif
