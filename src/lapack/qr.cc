@@ -8,6 +8,7 @@
 #include <new>
 
 #include "hetla/qr.hpp"
+#include "kernels/host/small_householder.hpp"
 #include "lapack/fortran.hpp"
 #include "lapack/small_kernels.hpp"
 
@@ -57,6 +58,16 @@ void geqrf(const I* m, const I* n, T* a, const I* lda, T* tau, T* work, const I*
   else if (*lwork < max1(N) && *lwork != -1) pos = 7;
   if (pos) return report<T>("geqrf", pos, info);
   const bool below = *lwork != -1 && !to_hetla<T>(Routine::Geqrf, product(M, N, std::min(M, N)));
+  if (below && small::geqrf_own(M, N)) {
+    // hetla's own kernel (small_householder.hpp): no workspace, no vendor
+    // call but the query for work(1), which a LAPACK caller may read.
+    small::geqrf_own(M, N, a, *lda, tau);
+    *info = 0;
+    const I query = -1;
+    I qinfo = 0;
+    work[0] = optimal_work<T>(max1(N), [&](T* w) { return vendor(m, n, a, lda, tau, w, &query, &qinfo); });
+    return;
+  }
   if (below && small::geqrf_composed<T>(M, N) && small_fits(*lda) &&
       composed([&] { small::geqrf(VendorKernels<T, I>{}, M, N, a, *lda, tau); })) {
     // Where the vendor's geqr2 would start its thread pool: the

@@ -15,6 +15,7 @@
 #include "kernels/host/lapack_qr.hpp"
 #include "kernels/host/small_cholesky.hpp"
 #include "kernels/host/small_factor.hpp"
+#include "kernels/host/small_householder.hpp"
 #include "kernels/host/small_qr.hpp"
 #include "runtime/reentry.hpp"
 #include "tasks/cholesky.hpp"
@@ -72,12 +73,15 @@ template <typename T> int64_t inline_getrf(int64_t m, int64_t n, T* A, int64_t l
   return info;
 }
 
-/// geqrf in the caller's thread. Up to 128 columns the vendor's geqrf runs
-/// its unblocked code (LAPACK's crossover NX = 128), which needs n words of
-/// workspace: kept on the stack, no query, no allocation. Where that code
-/// would start the vendor's thread pool, the single-threaded blocked QR of
-/// kernels/host/small_qr.hpp.
+/// geqrf in the caller's thread. Up to 128 columns (and 512 rows) hetla's
+/// own kernel, which shares nothing with other callers
+/// (kernels/host/small_householder.hpp). Else, up to 128 columns, the
+/// vendor's geqrf runs its unblocked code (LAPACK's crossover NX = 128),
+/// which needs n words of workspace: kept on the stack, no query, no
+/// allocation. Where that code would start the vendor's thread pool, the
+/// single-threaded blocked QR of kernels/host/small_qr.hpp.
 template <typename T> void inline_geqrf(int64_t m, int64_t n, T* A, int64_t lda, T* tau) {
+  if (small::geqrf_own(m, n)) return small::geqrf_own(m, n, A, lda, tau);
   const rt::ReentryScope inside;
   constexpr int64_t kStackWork = 128;
   if (small::geqrf_composed<T>(m, n)) {
