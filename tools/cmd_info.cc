@@ -10,6 +10,7 @@
 #include "devices/plugin.hpp"
 #include "devices/spec.hpp"
 #include "kernels/host/small_cholesky.hpp"
+#include "kernels/host/small_householder.hpp"
 #include "kernels/host/small_lu.hpp"
 #include "tune/calibrate.hpp"
 #include "tune/crossover.hpp"
@@ -75,7 +76,8 @@ int cmd_info(int argc, char** argv, int first) {
         .add("hwloc", hwloc)
         .add("blas", blas)
         .add("small_kernels", std::string(small::own_kernels_isa()))
-        .add("small_routines", std::string("potrf getrf"))
+        .add("small_routines", std::string("potrf getrf geqrf"))
+        .add("small_qr_kernels", std::string(small::householder_isa()))
         .add("workers", static_cast<int64_t>(workers))
         .add("backends", dev::built_backends());
     Json list = Json::array();
@@ -112,6 +114,9 @@ int cmd_info(int argc, char** argv, int first) {
   std::printf("small:    hetla's own Cholesky (s, d, c, z; n <= %lld) and LU (s, d; m, n <= %lld) in the caller's thread (%s build)\n",
               static_cast<long long>(small::kOwnPotrfMax), static_cast<long long>(small::kOwnGetrfMax),
               small::own_kernels_isa());
+  std::printf("          hetla's own QR (geqrf) for s, d, c, z up to %lld x %lld in the caller's thread (%s build)\n",
+              static_cast<long long>(small::kOwnGeqrfMaxRows), static_cast<long long>(small::kOwnGeqrfMaxCols),
+              small::householder_isa());
   std::printf("workers:  %d (runtime threads, the calling thread included)\n", workers);
   std::printf("backends: %s (emu = emulated accelerators, --devices emu:speed=F)\n", dev::built_backends().c_str());
   for (const auto& p : dev::plugin_status())

@@ -8,6 +8,7 @@
 #include <new>
 
 #include "hetla/qr.hpp"
+#include "kernels/host/small_householder.hpp"
 #include "lapack/fortran.hpp"
 #include "lapack/small_kernels.hpp"
 
@@ -46,6 +47,12 @@ template <typename T, typename I> void answer_query(T* work, I minimum, I* info)
   *info = 0;
 }
 
+/// The composition's vendor calls with hetla's own kernel for its panels
+/// (as inline_geqrf).
+template <typename T, typename I> struct OwnPanelKernels : VendorKernels<T, I> {
+  void geqr2(int64_t m, int64_t n, T* A, int64_t lda, T* tau, T*) const { small::geqrf_own(m, n, A, lda, tau); }
+};
+
 template <typename T, typename I>
 void geqrf(const I* m, const I* n, T* a, const I* lda, T* tau, T* work, const I* lwork, I* info) {
   static const Vendor<void(const I*, const I*, T*, const I*, T*, T*, const I*, I*)> vendor(routine_name<T>("geqrf"));
@@ -57,8 +64,20 @@ void geqrf(const I* m, const I* n, T* a, const I* lda, T* tau, T* work, const I*
   else if (*lwork < max1(N) && *lwork != -1) pos = 7;
   if (pos) return report<T>("geqrf", pos, info);
   const bool below = *lwork != -1 && !to_hetla<T>(Routine::Geqrf, product(M, N, std::min(M, N)));
+  if (below && small::geqrf_own(M, N) && !small::geqrf_composed<T>(M, N)) {
+    // hetla's own kernel (small_householder.hpp), no workspace; work(1) as
+    // the vendor's unblocked geqrf leaves it (LAPACK's iws: n, or 1 when
+    // min(m, n) = 0).
+    small::geqrf_own(M, N, a, *lda, tau);
+    *info = 0;
+    work[0] = T(static_cast<real_t<T>>(std::min(M, N) == 0 ? I(1) : N));
+    return;
+  }
   if (below && small::geqrf_composed<T>(M, N) && small_fits(*lda) &&
-      composed([&] { small::geqrf(VendorKernels<T, I>{}, M, N, a, *lda, tau); })) {
+      composed([&] {
+        if (small::geqrf_own(M, N)) small::geqrf(OwnPanelKernels<T, I>{}, M, N, a, *lda, tau);
+        else small::geqrf(VendorKernels<T, I>{}, M, N, a, *lda, tau);
+      })) {
     // Where the vendor's geqr2 would start its thread pool: the
     // single-threaded composition (small_qr.hpp), every vendor call in
     // 32-bit sizes; work(1) as the vendor's, its answer to a query.

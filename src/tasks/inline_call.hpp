@@ -15,6 +15,7 @@
 #include "kernels/host/lapack_qr.hpp"
 #include "kernels/host/small_cholesky.hpp"
 #include "kernels/host/small_factor.hpp"
+#include "kernels/host/small_householder.hpp"
 #include "kernels/host/small_lu.hpp"
 #include "kernels/host/small_qr.hpp"
 #include "runtime/reentry.hpp"
@@ -76,12 +77,30 @@ template <typename T> int64_t inline_getrf(int64_t m, int64_t n, T* A, int64_t l
   return info;
 }
 
-/// geqrf in the caller's thread. Up to 128 columns the vendor's geqrf runs
-/// its unblocked code (LAPACK's crossover NX = 128), which needs n words of
-/// workspace: kept on the stack, no query, no allocation. Where that code
-/// would start the vendor's thread pool, the single-threaded blocked QR of
-/// kernels/host/small_qr.hpp.
+namespace detail {
+/// small_qr.hpp's composition with hetla's own kernel for its panels.
+template <typename T> struct OwnPanelQrKernels : small::BlasQrKernels<T> {
+  void geqr2(int64_t m, int64_t n, T* A, int64_t lda, T* tau, T*) const { small::geqrf_own(m, n, A, lda, tau); }
+};
+}  // namespace detail
+
+/// geqrf in the caller's thread. Up to 128 columns (and 2048 rows) hetla's
+/// own kernel, which shares nothing with other callers
+/// (kernels/host/small_householder.hpp); where the composition below takes
+/// the size, that composition with the kernel for its panels (its gemm
+/// updates were faster than the kernel alone: busy machine, 1000 calls,
+/// us kernel / composition, d96 113-146 / 83-96, z128 623-660 / 496-542).
+/// Else, up to 128 columns, the
+/// vendor's geqrf runs its unblocked code (LAPACK's crossover NX = 128),
+/// which needs n words of workspace: kept on the stack, no query, no
+/// allocation. Where that code would start the vendor's thread pool, the
+/// single-threaded blocked QR of kernels/host/small_qr.hpp.
 template <typename T> void inline_geqrf(int64_t m, int64_t n, T* A, int64_t lda, T* tau) {
+  if (small::geqrf_own(m, n)) {
+    if (!small::geqrf_composed<T>(m, n)) return small::geqrf_own(m, n, A, lda, tau);
+    const rt::ReentryScope inside;
+    return small::geqrf(detail::OwnPanelQrKernels<T>{}, m, n, A, lda, tau);
+  }
   const rt::ReentryScope inside;
   constexpr int64_t kStackWork = 128;
   if (small::geqrf_composed<T>(m, n)) {
