@@ -28,7 +28,7 @@ std::size_t last_level_cache();
 double call_units(std::size_t k, std::size_t p, double x);
 
 /// How many windows a kernel's `seconds` are split into; its rate is the
-/// median of the windows' rates (host_rates.cc says why).
+/// fastest window's (host_rates.cc says why).
 inline constexpr int kCalibrationWindows = 3;
 
 /// Every kernel of `precision` (s, d, c, z) at tile size nb on `threads`

@@ -140,7 +140,7 @@ std::string host_source(const Layout& l, const std::string& precisions, const st
          std::to_string(l.threads) + " threads at once, each pinned to a core and cycling over " +
          std::to_string(last_level_cache() * 3 / 2 >> 20) + " MB of its own tiles (1.5 x the last-level cache), " +
          fmt("%.2f", seconds) + " s per kernel in " + std::to_string(kCalibrationWindows) +
-         " windows, the median window kept; precisions " + precisions + ", nb " + nb +
+         " windows, the fastest window kept; precisions " + precisions + ", nb " + nb +
          " (panels at heights nb..8nb; laswp in GB/s)";
 }
 

@@ -181,10 +181,48 @@ template <typename T> Record per_call(const CallArgs& a, char p, int64_t n) {
   return rec;
 }
 
-/// Who a concurrent run calls: hetla, the vendor, or nobody (the input's
-/// copy alone: how two threads of plain memory work scale on the machine
-/// at that moment, the reference for the two libraries' figures).
-enum class Caller { Hetla, Vendor, CopyOnly };
+/// Who a concurrent run calls: hetla, the vendor, or nobody: the input's
+/// copy alone (how threads of plain memory work scale on the machine at
+/// that moment), or the copy and arithmetic alone (as many multiply-adds as
+/// a potrf of the order, in registers: how compute scales). They are the
+/// references for the two libraries' figures: this VM's cores run one
+/// thread of compute at times up to 1.5x faster than two (2026-11-26, idle:
+/// a register-only FMA loop 0.22-0.33 s alone against 0.32-0.34 s for two
+/// at once, speedup 1.35-2.08 within a minute), which no library can beat.
+enum class Caller { Hetla, Vendor, CopyOnly, ComputeOnly };
+
+/// `flops` of multiply-adds on 12 independent chains held in registers,
+/// enough to keep both of a core's multiply-add units busy (as the small
+/// kernels do) where a few chains would only measure their latency; 4-wide
+/// fused multiply-adds where the CPU has AVX2 and FMA (as the kernels'
+/// build then runs). Returns their sum so that nothing is optimised away.
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+__attribute__((target("avx2,fma"))) inline double compute_only_avx2(double flops) {
+  using v4 = double __attribute__((vector_size(32)));
+  v4 acc[12];
+  for (auto& x : acc) x = v4{1, 1, 1, 1};
+  const v4 b = {0.9999999, 0.9999999, 0.9999999, 0.9999999}, c = {1e-9, 1e-9, 1e-9, 1e-9};
+  const auto steps = static_cast<int64_t>(flops / (12 * 8));
+  for (int64_t s = 0; s < steps; ++s)
+    for (auto& x : acc) x = __builtin_ia32_vfmaddpd256(x, b, c);
+  double sum = 0;
+  for (const auto& x : acc) sum += x[0] + x[1] + x[2] + x[3];
+  return sum;
+}
+#endif
+inline double compute_only(double flops) {
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+  static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  if (avx2) return compute_only_avx2(flops);
+#endif
+  double acc[12] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  const auto steps = static_cast<int64_t>(flops / 24);
+  for (int64_t s = 0; s < steps; ++s)
+    for (double& x : acc) x = x * 0.9999999 + 1e-9;
+  double sum = 0;
+  for (double x : acc) sum += x;
+  return sum;
+}
 
 /// Seconds for `threads` threads to make `calls` calls together, each on its
 /// own inputs (copies included); started together.
@@ -192,6 +230,9 @@ template <typename T>
 double concurrent_seconds(Kind k, int64_t n, int64_t calls, int threads, Caller who, int64_t& info) {
   std::vector<Problem<T>> pbs;
   for (int t = 0; t < threads; ++t) pbs.emplace_back(k, n, 10 + t);
+  // ComputeOnly: a call's flops (potrf n^3 / 3, getrf 2 n^3 / 3, geqrf 4 n^3 / 3; complex 4x)
+  const double cube = static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n),
+               flops = (is_complex_v<T> ? 4 : 1) * cube * (k == Kind::Potrf ? 1.0 / 3 : k == Kind::Getrf ? 2.0 / 3 : 4.0 / 3);
   std::atomic<bool> go{false};
   std::atomic<int> ready{0};
   std::atomic<int64_t> bad{0};
@@ -205,6 +246,10 @@ double concurrent_seconds(Kind k, int64_t n, int64_t calls, int threads, Caller 
       for (int64_t i = 0; i < mine; ++i) {
         pb.reset();
         if (who == Caller::CopyOnly) continue;
+        if (who == Caller::ComputeOnly) {
+          if (compute_only(flops) == 0) bad = -1;  // never: the chains stay near 1
+          continue;
+        }
         if (const int64_t r = who == Caller::Vendor ? pb.vendor() : pb.hetla(); r != 0) bad = r;
       }
     });
@@ -257,6 +302,8 @@ template <typename T> Record throughput(const CallArgs& a, char p, int64_t n) {
     rec.add("vendor_speedup", vmany / vone, "v.speedup", 9, 2);
     const auto [cone, cmany] = best(Caller::CopyOnly);
     rec.add("copy_speedup", cmany / cone, "copy.speedup", 12, 2);
+    const auto [fone, fmany] = best(Caller::ComputeOnly);
+    rec.add("compute_speedup", fmany / fone, "compute.speedup", 15, 2);
   }
   rec.add("info", info);
   rec.failed = info != 0;
