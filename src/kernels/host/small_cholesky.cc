@@ -21,37 +21,29 @@ int64_t cpotrf_upper(int64_t n, float* A, int64_t lda);
 #endif
 
 namespace {
-bool cpu_has_avx2() {
-#ifdef HETLA_HAVE_AVX2_KERNELS
-  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return has;
-#else
-  return false;
-#endif
-}
 
 template <typename T> int64_t lower(int64_t n, T* A, int64_t lda) {
 #ifdef HETLA_HAVE_AVX2_KERNELS
-  if (cpu_has_avx2()) return avx2::potrf_lower(n, A, lda);
+  if (own_kernels_avx2()) return avx2::potrf_lower(n, A, lda);
 #endif
   return ::potrf_lower(n, A, lda);
 }
 template <typename T> int64_t upper(int64_t n, T* A, int64_t lda) {
 #ifdef HETLA_HAVE_AVX2_KERNELS
-  if (cpu_has_avx2()) return avx2::potrf_upper(n, A, lda);
+  if (own_kernels_avx2()) return avx2::potrf_upper(n, A, lda);
 #endif
   return ::potrf_upper(n, A, lda);
 }
 // Complex: T is the real type, A the interleaved entries.
 template <typename T> int64_t clower(int64_t n, T* A, int64_t lda) {
 #ifdef HETLA_HAVE_AVX2_KERNELS
-  if (cpu_has_avx2()) return avx2::cpotrf_lower(n, A, lda);
+  if (own_kernels_avx2()) return avx2::cpotrf_lower(n, A, lda);
 #endif
   return ::cpotrf_lower(n, A, lda);
 }
 template <typename T> int64_t cupper(int64_t n, T* A, int64_t lda) {
 #ifdef HETLA_HAVE_AVX2_KERNELS
-  if (cpu_has_avx2()) return avx2::cpotrf_upper(n, A, lda);
+  if (own_kernels_avx2()) return avx2::cpotrf_upper(n, A, lda);
 #endif
   return ::cpotrf_upper(n, A, lda);
 }
@@ -66,6 +58,15 @@ int64_t potrf_lower_own(int64_t n, std::complex<double>* A, int64_t lda) { retur
 int64_t potrf_lower_own(int64_t n, std::complex<float>* A, int64_t lda) { return clower(n, interleaved(A), lda); }
 int64_t potrf_upper_own(int64_t n, std::complex<double>* A, int64_t lda) { return cupper(n, interleaved(A), lda); }
 int64_t potrf_upper_own(int64_t n, std::complex<float>* A, int64_t lda) { return cupper(n, interleaved(A), lda); }
-const char* own_kernels_isa() { return cpu_has_avx2() ? "avx2" : "generic"; }
+bool own_kernels_avx2() {
+#ifdef HETLA_HAVE_AVX2_KERNELS
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return has;
+#else
+  return false;
+#endif
+}
+
+const char* own_kernels_isa() { return own_kernels_avx2() ? "avx2" : "generic"; }
 
 }  // namespace hetla::small

@@ -38,6 +38,10 @@ int64_t potrf_upper_own(int64_t n, float* A, int64_t lda);
 int64_t potrf_upper_own(int64_t n, std::complex<double>* A, int64_t lda);
 int64_t potrf_upper_own(int64_t n, std::complex<float>* A, int64_t lda);
 
+/// Whether this CPU runs the AVX2/FMA build of hetla's own small kernels
+/// (this Cholesky, small_lu.hpp, small_householder.hpp): checked once.
+bool own_kernels_avx2();
+
 /// Which build of the kernel this CPU runs: "avx2" or "generic".
 const char* own_kernels_isa();
 

@@ -1,5 +1,6 @@
 // The default build of hetla's small Householder QR and the choice between
 // it and the AVX2/FMA one (small_householder_avx2.cc), made once per process.
+#include "kernels/host/small_cholesky.hpp"
 #include "kernels/host/small_householder.hpp"
 
 #include "kernels/host/small_householder_impl.hpp"
@@ -14,19 +15,11 @@ void geqrf(int64_t m, int64_t n, double* A, int64_t lda, double* tau, bool compl
 #endif
 
 namespace {
-bool cpu_has_avx2() {
-#ifdef HETLA_HAVE_AVX2_KERNELS
-  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return has;
-#else
-  return false;
-#endif
-}
 
 /// Complex matrices as pairs of reals (std::complex's layout), lda in entries.
 template <typename R> void run(int64_t m, int64_t n, R* A, int64_t lda, R* tau, bool complex) {
 #ifdef HETLA_HAVE_AVX2_KERNELS
-  if (cpu_has_avx2()) return avx2::geqrf(m, n, A, lda, tau, complex);
+  if (own_kernels_avx2()) return avx2::geqrf(m, n, A, lda, tau, complex);
 #endif
   if (complex) householder::geqrf<R, true>(m, n, A, lda, tau);
   else householder::geqrf<R, false>(m, n, A, lda, tau);
@@ -41,6 +34,6 @@ void geqrf_own(int64_t m, int64_t n, std::complex<float>* A, int64_t lda, std::c
 void geqrf_own(int64_t m, int64_t n, std::complex<double>* A, int64_t lda, std::complex<double>* tau) {
   run(m, n, reinterpret_cast<double*>(A), lda, reinterpret_cast<double*>(tau), true);
 }
-const char* householder_isa() { return cpu_has_avx2() ? "avx2" : "generic"; }
+const char* householder_isa() { return own_kernels_avx2() ? "avx2" : "generic"; }
 
 }  // namespace hetla::small

@@ -1,5 +1,6 @@
 // The default build of hetla's small LU and the choice between it and the
 // AVX2/FMA one (small_lu_avx2.cc), made once per process.
+#include "kernels/host/small_cholesky.hpp"
 #include "kernels/host/small_lu.hpp"
 
 #include "kernels/host/small_lu_impl.hpp"
@@ -17,18 +18,10 @@ int64_t getrf(int64_t m, int64_t n, float* A, int64_t lda, int32_t* ipiv);
 #endif
 
 namespace {
-bool cpu_has_avx2() {
-#ifdef HETLA_HAVE_AVX2_KERNELS
-  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return has;
-#else
-  return false;
-#endif
-}
 
 template <typename T, typename I> int64_t getrf(int64_t m, int64_t n, T* A, int64_t lda, I* ipiv) {
 #ifdef HETLA_HAVE_AVX2_KERNELS
-  if (cpu_has_avx2()) return avx2::getrf(m, n, A, lda, ipiv);
+  if (own_kernels_avx2()) return avx2::getrf(m, n, A, lda, ipiv);
 #endif
   return ::getrf_small(m, n, A, lda, ipiv);
 }

@@ -27,6 +27,8 @@
 #pragma once
 #include <cstdint>
 
+#include "kernels/host/small_vectors_impl.hpp"
+
 // Vectors of 32 bytes passed between these internal functions in a build
 // without AVX: GCC notes that their ABI differs with AVX, which no caller outside
 // this file sees.
@@ -57,20 +59,8 @@ template <typename T> struct Quad {
 };
 template <typename T> constexpr int kCols = kVectorBytes / sizeof(T);
 
-/// V at any address of its elements (aligned to one element, aliasing them).
-template <typename V> struct Unaligned {
-  typedef V type __attribute__((aligned(alignof(decltype(V{}[0]))), may_alias));
-};
-template <> struct Unaligned<double> {
-  typedef double type;
-};
-template <> struct Unaligned<float> {
-  typedef float type;
-};
-template <typename V, typename T> inline V load(const T* p) { return *reinterpret_cast<const typename Unaligned<V>::type*>(p); }
-template <typename V, typename T> inline void store(T* p, const V& v) {
-  *reinterpret_cast<typename Unaligned<V>::type*>(p) = v;
-}
+using small_vectors::load;
+using small_vectors::store;
 
 /// The largest min(m, n) (the pivots are kept on the stack meanwhile).
 constexpr int64_t kMaxPivots = 128;
