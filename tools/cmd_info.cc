@@ -77,7 +77,7 @@ int cmd_info(int argc, char** argv, int first) {
         .add("blas", blas)
         .add("small_kernels", std::string(small::own_kernels_isa()))
         .add("small_routines", std::string("potrf getrf geqrf"))
-        .add("small_qr_kernels", std::string(small::householder_isa()))
+        .add("small_qr_kernels", std::string(small::own_kernels_isa()))
         .add("workers", static_cast<int64_t>(workers))
         .add("backends", dev::built_backends());
     Json list = Json::array();
@@ -116,7 +116,7 @@ int cmd_info(int argc, char** argv, int first) {
               small::own_kernels_isa());
   std::printf("          hetla's own QR (geqrf) for s, d, c, z up to %lld x %lld in the caller's thread (%s build)\n",
               static_cast<long long>(small::kOwnGeqrfMaxRows), static_cast<long long>(small::kOwnGeqrfMaxCols),
-              small::householder_isa());
+              small::own_kernels_isa());
   std::printf("workers:  %d (runtime threads, the calling thread included)\n", workers);
   std::printf("backends: %s (emu = emulated accelerators, --devices emu:speed=F)\n", dev::built_backends().c_str());
   for (const auto& p : dev::plugin_status())

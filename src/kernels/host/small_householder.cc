@@ -34,6 +34,5 @@ void geqrf_own(int64_t m, int64_t n, std::complex<float>* A, int64_t lda, std::c
 void geqrf_own(int64_t m, int64_t n, std::complex<double>* A, int64_t lda, std::complex<double>* tau) {
   run(m, n, reinterpret_cast<double*>(A), lda, reinterpret_cast<double*>(tau), true);
 }
-const char* householder_isa() { return own_kernels_avx2() ? "avx2" : "generic"; }
 
 }  // namespace hetla::small

@@ -33,7 +33,4 @@ void geqrf_own(int64_t m, int64_t n, double* A, int64_t lda, double* tau);
 void geqrf_own(int64_t m, int64_t n, std::complex<float>* A, int64_t lda, std::complex<float>* tau);
 void geqrf_own(int64_t m, int64_t n, std::complex<double>* A, int64_t lda, std::complex<double>* tau);
 
-/// Which build of the kernel this CPU runs: "avx2" or "generic".
-const char* householder_isa();
-
 }  // namespace hetla::small
