@@ -82,15 +82,15 @@ void getrf_panel(rt::Runtime& rt, const Matrix<T>& A, int64_t k, int64_t* ipiv, 
         } else {
           const int64_t rows = A.m() - row0, cols = A.tile_nb(k);
           lp.resize(static_cast<std::size_t>(std::min(rows, cols)));
-          std::vector<T> W(static_cast<std::size_t>(rows * cols));
+          T* const W = panel_buffer<T>(static_cast<std::size_t>(rows * cols));
           auto each_tile = [&](auto&& f) {
             for (int64_t t = 0, r = 0; t < ntiles; r += A.tile_mb(k + t), ++t)
               for (int64_t j = 0; j < cols; ++j)
-                f(c.ptr<T>(static_cast<int>(t)) + j * c.ld(static_cast<int>(t)), W.data() + r + j * rows,
+                f(c.ptr<T>(static_cast<int>(t)) + j * c.ld(static_cast<int>(t)), W + r + j * rows,
                   A.tile_mb(k + t));
           };
           each_tile([](const T* tile, T* w, int64_t mb) { std::copy_n(tile, mb, w); });
-          info = blas::getrf(rows, cols, W.data(), rows, lp.data());
+          info = blas::getrf(rows, cols, W, rows, lp.data());
           each_tile([](T* tile, const T* w, int64_t mb) { std::copy_n(w, mb, tile); });
         }
         if (info < 0) throw std::logic_error("getrf panel: LAPACK rejected argument " + std::to_string(-info));

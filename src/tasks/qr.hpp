@@ -49,8 +49,8 @@ template <typename T> class PanelBlock {
       data_ = tiles_[0].data;
       ld_ = tiles_[0].ld;
     } else {
-      copy_.resize(static_cast<std::size_t>(rows_ * cols_));
-      data_ = copy_.data();
+      gathered_ = true;
+      data_ = panel_buffer<T>(static_cast<std::size_t>(rows_ * cols_));
       ld_ = std::max<int64_t>(1, rows_);
       int64_t r0 = 0;
       for (const auto& t : tiles_) {
@@ -61,7 +61,7 @@ template <typename T> class PanelBlock {
   }
   /// Writes a gathered copy back to the tiles (no-op when in place).
   void store() const {
-    if (copy_.empty()) return;
+    if (!gathered_) return;
     int64_t r0 = 0;
     for (const auto& t : tiles_) {
       for (int64_t c = 0; c < cols_; ++c) std::copy_n(data_ + r0 + c * ld_, t.mb, t.data + c * t.ld);
@@ -78,7 +78,7 @@ template <typename T> class PanelBlock {
   int64_t cols_ = 0, rows_ = 0;
   T* data_ = nullptr;
   int64_t ld_ = 1;
-  std::vector<T> copy_;
+  bool gathered_ = false;  // data_ is this thread's panel_buffer
 };
 
 /// Vd = the top rows x k block of V: unit diagonal, zeros above, V below.
