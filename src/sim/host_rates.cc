@@ -77,22 +77,35 @@ template <typename T> class Tiles {
 // page-aligned with the panel and a hot potrf tile: 758-768, 412-420,
 // 457-459, 180-181. (Aligned, gemm's A and B from memory: 791-819; potrf
 // from memory: 259-262.)
+// The panel heights measured: nb, 2 nb, 4 nb, ... up to 8 nb and on to the
+// first at least `tallest` (the validated order: panels extrapolated beyond
+// the tallest height measured were predicted too fast).
+std::vector<int64_t> panel_heights(int64_t nb, int64_t tallest) {
+  std::vector<int64_t> h{nb};
+  while (h.back() < 8 * nb || h.back() < tallest) h.push_back(2 * h.back());
+  return h;
+}
+
 template <typename T> struct Kernels {
   int64_t nb;
   std::size_t pool;
   int panel_tiles;
+  int64_t tallest;  // the tallest panel measured (rows)
   double scale;  // complex: 4 real flops a multiply-add
-  Tiles<T> arena, panel, S, Sl;
+  Tiles<T> arena, panel, S, Sl, pristine, gathered;
   std::vector<lapack_int> piv;
   std::vector<T> Tm;
   dev::HostDevice host{1};
 
-  Kernels(int64_t nb_, std::size_t pool_, int panel_tiles_) : nb(nb_), pool(pool_), panel_tiles(panel_tiles_) {
+  Kernels(int64_t nb_, std::size_t pool_, int panel_tiles_, int64_t tallest_)
+      : nb(nb_), pool(pool_), panel_tiles(panel_tiles_), tallest(panel_heights(nb_, tallest_).back()) {
     scale = std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>> ? 4 : 1;
     arena.resize(pool / sizeof(T) + static_cast<std::size_t>(24 * nb * nb));
     panel.resize(static_cast<std::size_t>(panel_tiles * nb * nb));
+    pristine.resize(static_cast<std::size_t>(tallest * nb));
+    gathered.resize(static_cast<std::size_t>(tallest * nb));
     uint64_t x = 12345;
-    for (auto* v : {&arena, &panel})
+    for (auto* v : {&arena, &panel, &pristine})
       for (auto& e : *v) {
         x = x * 6364136223846793005ULL + 1442695040888963407ULL;
         e = T(static_cast<double>(x >> 11) / 9007199254740992.0 - 0.5);
@@ -147,19 +160,36 @@ template <typename T> struct Kernels {
                      kp->trmm(Side::Left, Uplo::Upper, Op::ConjTrans, Diag::NonUnit, nb, nb, T(1), S.data(), nb, C(i, 1), nb);
                    }});
     // The host-only panels, over the panel's height h (the model's abscissa
-    // for them): restored from the random arena's tail, which no item uses.
-    for (int64_t h = nb; h <= 8 * nb; h *= 2) {
-      const std::size_t e = static_cast<std::size_t>(h * nb), items_at = static_cast<std::size_t>(count(e));
-      const int items = static_cast<int>(std::min<std::size_t>(items_at, (arena.size() - 8 * t) / e));
-      const T* src = arena.data() + arena.size() - 8 * t;
-      auto restore = [this, e, items, src] {
-        for (int i = 0; i < items; ++i) std::copy(src, src + e, at(static_cast<std::size_t>(i) * e));
+    // for them), each item h / nb tiles of nb x nb one after the other, as a
+    // Matrix stores them: the panel task gathers them into one block, factors
+    // it and scatters it back (tasks/lu.hpp, tasks/qr.hpp), and so does this.
+    // Restored from `pristine` (random), untimed.
+    for (int64_t h : panel_heights(nb, tallest)) {
+      const std::size_t e = static_cast<std::size_t>(h * nb);
+      const int items = count(e);
+      auto restore = [this, e, items] {
+        for (int i = 0; i < items; ++i) std::copy(pristine.begin(), pristine.begin() + e, at(static_cast<std::size_t>(i) * e));
+      };
+      // tile r of item i, column j <-> gathered(r nb .. , j), ld h
+      auto move = [this, h, e](int i, bool in) {
+        for (int64_t r = 0; r < h / nb; ++r)
+          for (int64_t j = 0; j < nb; ++j) {
+            T* tile = at(static_cast<std::size_t>(i) * e + static_cast<std::size_t>((r * nb + j) * nb));
+            T* block = gathered.data() + r * nb + j * h;
+            if (in) std::copy_n(tile, nb, block);
+            else std::copy_n(block, nb, tile);
+          }
       };
       const double hd = static_cast<double>(h);
-      out.push_back({"getrf_panel", scale * (hd * w * w - w * w * w / 3), items, restore,
-                     [=, this](int i) { blas::getrf(h, nb, at(static_cast<std::size_t>(i) * e), h, piv.data()); }});
+      out.push_back({"getrf_panel", scale * (hd * w * w - w * w * w / 3), items, restore, [=, this](int i) {
+                       move(i, true);
+                       blas::getrf(h, nb, gathered.data(), h, piv.data());
+                       move(i, false);
+                     }});
       out.push_back({"geqrf_panel", scale * 2 * w * w * (hd - w / 3), items, restore, [=, this](int i) {
-                       blas::geqrt_recursive(h, nb, at(static_cast<std::size_t>(i) * e), h, Tm.data(), nb);
+                       move(i, true);
+                       blas::geqrt_recursive(h, nb, gathered.data(), h, Tm.data(), nb);
+                       move(i, false);
                      }});
     }
     // laswp: nb interchanges in a 4 nb x nb tile column, as a step of getrf
@@ -283,7 +313,7 @@ namespace {
 // 64-73 % fast).
 constexpr int kRounds = kCalibrationWindows;
 
-template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int threads, double seconds) {
+template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int threads, double seconds, int64_t tallest) {
   const std::size_t pool = last_level_cache() * 3 / 2;
   // The panels of all threads together take at most a quarter of the
   // last-level cache (the pool streams through the rest), up to 8 tiles each.
@@ -291,7 +321,7 @@ template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int thr
   const int panel_tiles = static_cast<int>(std::clamp<std::size_t>(last_level_cache() / (4 * static_cast<std::size_t>(threads) * tile_bytes), 2, 8));
   std::size_t njobs = 0;
   {
-    Kernels<T> probe(8, 1 << 16, 2);
+    Kernels<T> probe(8, 1 << 16, 2, (tallest * 8 + nb - 1) / std::max<int64_t>(nb, 1));  // as many heights as at nb
     njobs = probe.jobs().size();
   }
   // [job][round][thread]
@@ -302,7 +332,7 @@ template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int thr
   std::barrier sync(threads);
   auto body = [&](int th) {
     util::ScopedCoreBinding bind(th);
-    Kernels<T> ks(nb, pool, panel_tiles);
+    Kernels<T> ks(nb, pool, panel_tiles, tallest);
     std::vector<Job> jobs = ks.jobs();
     const std::size_t me = static_cast<std::size_t>(th);
     for (int round = 0; round < kRounds; ++round)
@@ -345,7 +375,7 @@ template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int thr
     }
     return best;
   };
-  // The panels' abscissa: heights nb, 2 nb, 4 nb, 8 nb in the order jobs() lists them.
+  // The panels' abscissa: panel_heights() in the order jobs() lists them.
   int64_t h = nb;
   for (std::size_t j = 0; j < njobs; ++j) {
     const std::size_t k = labels[j] == "gemm" ? static_cast<std::size_t>(dev::KernelId::Gemm) : model_kernel_of(labels[j].c_str());
@@ -361,13 +391,13 @@ template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int thr
 }
 }  // namespace
 
-void measure_precision(HostRates& r, char precision, int64_t nb, int threads, double seconds) {
+void measure_precision(HostRates& r, char precision, int64_t nb, int threads, double seconds, int64_t tallest) {
   const int p = precision_index(precision);
   switch (precision) {
-    case 's': measure_host<float>(r, p, nb, threads, seconds); break;
-    case 'd': measure_host<double>(r, p, nb, threads, seconds); break;
-    case 'c': measure_host<std::complex<float>>(r, p, nb, threads, seconds); break;
-    default: measure_host<std::complex<double>>(r, p, nb, threads, seconds); break;
+    case 's': measure_host<float>(r, p, nb, threads, seconds, tallest); break;
+    case 'd': measure_host<double>(r, p, nb, threads, seconds, tallest); break;
+    case 'c': measure_host<std::complex<float>>(r, p, nb, threads, seconds, tallest); break;
+    default: measure_host<std::complex<double>>(r, p, nb, threads, seconds, tallest); break;
   }
 }
 

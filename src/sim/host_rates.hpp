@@ -33,7 +33,7 @@ inline constexpr int kCalibrationWindows = 3;
 
 /// Every kernel of `precision` (s, d, c, z) at tile size nb on `threads`
 /// threads at once for `seconds` each, into r.
-void measure_precision(HostRates& r, char precision, int64_t nb, int threads, double seconds);
+void measure_precision(HostRates& r, char precision, int64_t nb, int threads, double seconds, int64_t tallest = 0);
 
 /// How late an emu device's thread wakes from the wait that stretches each
 /// kernel (the median, in seconds).

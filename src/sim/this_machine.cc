@@ -141,14 +141,16 @@ std::string host_source(const Layout& l, const std::string& precisions, const st
          std::to_string(last_level_cache() * 3 / 2 >> 20) + " MB of its own tiles (1.5 x the last-level cache), " +
          fmt("%.2f", seconds) + " s per kernel in " + std::to_string(kCalibrationWindows) +
          " windows, the fastest window kept; precisions " + precisions + ", nb " + nb +
-         " (panels at heights nb..8nb; laswp in GB/s)";
+         " (panels gathered from tiles as the panel tasks do, at heights nb, 2nb, .. up to 8nb and the validated order;"
+         " laswp in GB/s)";
 }
 
-HostRates measure_rates(const Layout& l, const std::string& precisions, const std::vector<int64_t>& nbs, double seconds) {
+HostRates measure_rates(const Layout& l, const std::string& precisions, const std::vector<int64_t>& nbs, double seconds,
+                        int64_t tallest_panel = 0) {
   util::BlasThreadsGuard blas(1);  // one core per thread, as the runtime's workers run the BLAS
   HostRates r;
   for (char c : precisions)
-    for (int64_t nb : nbs) measure_precision(r, c, nb, l.threads, seconds);
+    for (int64_t nb : nbs) measure_precision(r, c, nb, l.threads, seconds, tallest_panel);
   r.wake_seconds = measure_wake_up();
   return r;
 }
@@ -238,7 +240,7 @@ MachineModel measure_this(const ThisOptions& opt) {
   for (char c : opt.precisions) precision_index(c);  // throws on a bad letter
   std::vector<int64_t> nbs = opt.nbs;
   std::sort(nbs.begin(), nbs.end());  // a panel height two widths share keeps the larger width's rate
-  const HostRates r = measure_rates(l, opt.precisions, nbs, opt.seconds);
+  const HostRates r = measure_rates(l, opt.precisions, nbs, opt.seconds, opt.tallest_panel);
   return build(l, r, opt.devices, host_source(l, opt.precisions, nbs, opt.seconds));
 }
 
