@@ -4,18 +4,31 @@
 // (measured ~1.7x faster) with the same backward error as blocked TRSM.
 #pragma once
 #include "kernels/host/blas.hpp"
+#include "kernels/host/trsm_left_base.hpp"
 
 namespace hetla::blas {
 
 inline constexpr int64_t kTrsmRecursionBase = 32;
+/// The Left side stops at 16: its base goes through the transpose, where
+/// halving once more measured 4-7% faster on 256x256 (d 427-470 against
+/// 451-486 us, z 1282-1393 against 1372-1440); the Right side gained nothing.
+inline constexpr int64_t kTrsmLeftRecursionBase = 16;
+/// Left-side base blocks with at least this many columns go through the
+/// transpose (trsm_left_base.hpp); narrower ones to OpenBLAS's Left trsm
+/// (k = 32, d: 0.30 against 0.56 us at n = 1, 0.88 against 0.83 at n = 4).
+inline constexpr int64_t kTrsmLeftTransposedMinColumns = 4;
 
 /// Same contract as blas::trsm: op(A) X = alpha B (Left) or X op(A) = alpha B (Right).
 template <typename T>
 void trsm_recursive(Side side, Uplo uplo, Op op, Diag diag, int64_t m, int64_t n, T alpha, const T* A,
                     int64_t lda, T* B, int64_t ldb) {
   const int64_t k = side == Side::Left ? m : n;  // order of the triangle
-  if (k <= kTrsmRecursionBase || m == 0 || n == 0) {
-    blas::trsm(side, uplo, op, diag, m, n, alpha, A, lda, B, ldb);
+  const int64_t base = side == Side::Left ? kTrsmLeftRecursionBase : kTrsmRecursionBase;
+  if (k <= base || m == 0 || n == 0) {
+    if (side == Side::Left && n >= kTrsmLeftTransposedMinColumns && m > 0)
+      blas::trsm_left_transposed(uplo, op, diag, m, n, alpha, A, lda, B, ldb);
+    else
+      blas::trsm(side, uplo, op, diag, m, n, alpha, A, lda, B, ldb);
     return;
   }
   const int64_t k1 = k / 2, k2 = k - k1;
