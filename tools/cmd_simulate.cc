@@ -350,7 +350,8 @@ int simulate(const SimulateArgs& a) {
       // Measured now, not the stored model: a validation compares the model
       // with the machine as it is at this moment.
       sim::ThisOptions to;
-      to.devices = devices, to.cores = cores, to.precisions = "d", to.nbs = {q.nb}, to.tallest_panel = q.n;
+      to.devices = devices, to.cores = cores, to.precisions = "d", to.nbs = {q.nb};
+      to.calls = {sim::pattern_of(q.routine), q.n};
       const sim::MachineModel m = sim::api().measure_this(to);
       const sim::Result r = sim::api().simulate(m, q);
       if (q.trace) write_trace(a.trace, "this:" + devices, q, r);

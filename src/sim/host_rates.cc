@@ -91,18 +91,21 @@ template <typename T> struct Kernels {
   std::size_t pool;
   int panel_tiles;
   int64_t tallest;  // the tallest panel measured (rows)
+  CallPattern::Routine routine;
   double scale;  // complex: 4 real flops a multiply-add
-  Tiles<T> arena, panel, S, Sl, pristine, gathered;
+  Tiles<T> arena, panel, S, Sl, pristine, gathered, W;
   std::vector<lapack_int> piv;
   std::vector<T> Tm;
   dev::HostDevice host{1};
 
-  Kernels(int64_t nb_, std::size_t pool_, int panel_tiles_, int64_t tallest_)
-      : nb(nb_), pool(pool_), panel_tiles(panel_tiles_), tallest(panel_heights(nb_, tallest_).back()) {
+  Kernels(int64_t nb_, std::size_t pool_, int panel_tiles_, const CallPattern& as)
+      : nb(nb_), pool(pool_), panel_tiles(panel_tiles_), tallest(panel_heights(nb_, as.tallest_panel).back()),
+        routine(as.routine) {
     scale = std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>> ? 4 : 1;
     arena.resize(pool / sizeof(T) + static_cast<std::size_t>(24 * nb * nb));
     panel.resize(static_cast<std::size_t>(panel_tiles * nb * nb));
     pristine.resize(static_cast<std::size_t>(tallest * nb));
+    W.resize(static_cast<std::size_t>(nb * nb));
     gathered.resize(static_cast<std::size_t>(tallest * nb));
     uint64_t x = 12345;
     for (auto* v : {&arena, &panel, &pristine})
@@ -143,16 +146,29 @@ template <typename T> struct Kernels {
           std::copy(src->begin(), src->end(), at(static_cast<std::size_t>(i) * per * t));
       };
     };
-    out.push_back({"gemm", 2 * f3, n1, [] {}, [=, this](int i) {
-                     kp->gemm(Op::NoTrans, Op::ConjTrans, nb, nb, nb, T(-1), P(i), nb, P(i / pt), nb, T(1), C(i, 1), nb);
-                   }});
+    Sl.resize(t);  // the pristine C of trsm, trmm, QR's gemm
+    std::copy(arena.begin(), arena.begin() + t, Sl.begin());
+    if (routine == CallPattern::Routine::Qr)  // larfb as GEMMs, taking turns: W = V^H C(i) (C read), C(i) -= V W
+      out.push_back({"gemm", 2 * f3, n1, [this, r = restore_from(n1, 1, &Sl)] { r(), std::fill(W.begin(), W.end(), T(0)); },
+                     [=, this](int i) {
+                       if (i % 2 == 0)
+                         kp->gemm(Op::ConjTrans, Op::NoTrans, nb, nb, nb, T(1), P(i), nb, C(i, 1), nb, T(1), W.data(), nb);
+                       else
+                         kp->gemm(Op::NoTrans, Op::NoTrans, nb, nb, nb, T(-1), P(i), nb, W.data(), nb, T(1), C(i, 1), nb);
+                     }});
+    else  // C(i) -= A B^H (potrf) or A B (getrf): the panel's tiles cached, C from memory
+      out.push_back({"gemm", 2 * f3, n1, [] {}, [=, this](int i) {
+                       const Op opb = routine == CallPattern::Routine::Lu ? Op::NoTrans : Op::ConjTrans;
+                       kp->gemm(Op::NoTrans, opb, nb, nb, nb, T(-1), P(i), nb, P(i / pt), nb, T(1), C(i, 1), nb);
+                     }});
     out.push_back({"herk", f3, n1, [] {}, [=, this](int i) {
                      kp->herk(Uplo::Lower, Op::NoTrans, nb, nb, R(-1), P(i), nb, R(1), C(i, 1), nb);
                    }});
-    Sl.resize(t);  // the pristine C of trsm, trmm
-    std::copy(arena.begin(), arena.begin() + t, Sl.begin());
     out.push_back({"trsm", f3, n1, restore_from(n1, 1, &Sl), [=, this](int i) {
-                     kp->trsm(Side::Right, Uplo::Lower, Op::ConjTrans, Diag::NonUnit, nb, nb, T(1), S.data(), nb, C(i, 1), nb);
+                     if (routine == CallPattern::Routine::Lu)  // U(k, j) = L(k, k)^-1 A(k, j)
+                       kp->trsm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, nb, nb, T(1), S.data(), nb, C(i, 1), nb);
+                     else  // L(i, k) = A(i, k) L(k, k)^-H
+                       kp->trsm(Side::Right, Uplo::Lower, Op::ConjTrans, Diag::NonUnit, nb, nb, T(1), S.data(), nb, C(i, 1), nb);
                    }});
     out.push_back({"potrf", f3 / 3, n1, [] {}, [=, this](int i) { kp->potrf(Uplo::Lower, nb, C(i, 1), nb); },
                    [=, this](int i) { std::copy(S.begin(), S.end(), C(i, 1)); }});
@@ -313,7 +329,7 @@ namespace {
 // 64-73 % fast).
 constexpr int kRounds = kCalibrationWindows;
 
-template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int threads, double seconds, int64_t tallest) {
+template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int threads, double seconds, const CallPattern& as) {
   const std::size_t pool = last_level_cache() * 3 / 2;
   // The panels of all threads together take at most a quarter of the
   // last-level cache (the pool streams through the rest), up to 8 tiles each.
@@ -321,7 +337,9 @@ template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int thr
   const int panel_tiles = static_cast<int>(std::clamp<std::size_t>(last_level_cache() / (4 * static_cast<std::size_t>(threads) * tile_bytes), 2, 8));
   std::size_t njobs = 0;
   {
-    Kernels<T> probe(8, 1 << 16, 2, (tallest * 8 + nb - 1) / std::max<int64_t>(nb, 1));  // as many heights as at nb
+    CallPattern small = as;  // as many panel heights as at nb
+    small.tallest_panel = (as.tallest_panel * 8 + nb - 1) / std::max<int64_t>(nb, 1);
+    Kernels<T> probe(8, 1 << 16, 2, small);
     njobs = probe.jobs().size();
   }
   // [job][round][thread]
@@ -332,7 +350,7 @@ template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int thr
   std::barrier sync(threads);
   auto body = [&](int th) {
     util::ScopedCoreBinding bind(th);
-    Kernels<T> ks(nb, pool, panel_tiles, tallest);
+    Kernels<T> ks(nb, pool, panel_tiles, as);
     std::vector<Job> jobs = ks.jobs();
     const std::size_t me = static_cast<std::size_t>(th);
     for (int round = 0; round < kRounds; ++round)
@@ -391,13 +409,13 @@ template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int thr
 }
 }  // namespace
 
-void measure_precision(HostRates& r, char precision, int64_t nb, int threads, double seconds, int64_t tallest) {
+void measure_precision(HostRates& r, char precision, int64_t nb, int threads, double seconds, const CallPattern& as) {
   const int p = precision_index(precision);
   switch (precision) {
-    case 's': measure_host<float>(r, p, nb, threads, seconds, tallest); break;
-    case 'd': measure_host<double>(r, p, nb, threads, seconds, tallest); break;
-    case 'c': measure_host<std::complex<float>>(r, p, nb, threads, seconds, tallest); break;
-    default: measure_host<std::complex<double>>(r, p, nb, threads, seconds, tallest); break;
+    case 's': measure_host<float>(r, p, nb, threads, seconds, as); break;
+    case 'd': measure_host<double>(r, p, nb, threads, seconds, as); break;
+    case 'c': measure_host<std::complex<float>>(r, p, nb, threads, seconds, as); break;
+    default: measure_host<std::complex<double>>(r, p, nb, threads, seconds, as); break;
   }
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "sim/model.hpp"
 
@@ -31,9 +32,26 @@ double call_units(std::size_t k, std::size_t p, double x);
 /// fastest window's (host_rates.cc says why).
 inline constexpr int kCalibrationWindows = 3;
 
+/// What the calibration imitates besides the tile size: whose kernel calls
+/// (the routine's transposes, and which operands come from memory: OpenBLAS
+/// gemm nb 256 here 457-466 us with C from memory as potrf and getrf call it,
+/// 478-518 us as QR's W = V^H C reads C; trsm 345 us on the right as potrf
+/// solves, 405-455 on the left as getrf does), and the tallest panel.
+struct CallPattern {
+  enum class Routine { Cholesky, Lu, Qr } routine = Routine::Cholesky;
+  int64_t tallest_panel = 0;  // panels measured up to this height at least, past 8 nb
+};
+/// The pattern of a routine's name (potrf, getrf, geqrf and their solvers;
+/// others: Cholesky's).
+inline CallPattern::Routine pattern_of(const std::string& routine) {
+  if (routine == "getrf" || routine == "getrs" || routine == "gesv") return CallPattern::Routine::Lu;
+  if (routine == "geqrf" || routine == "gels" || routine == "unmqr" || routine == "ormqr") return CallPattern::Routine::Qr;
+  return CallPattern::Routine::Cholesky;
+}
+
 /// Every kernel of `precision` (s, d, c, z) at tile size nb on `threads`
 /// threads at once for `seconds` each, into r.
-void measure_precision(HostRates& r, char precision, int64_t nb, int threads, double seconds, int64_t tallest = 0);
+void measure_precision(HostRates& r, char precision, int64_t nb, int threads, double seconds, const CallPattern& as = {});
 
 /// How late an emu device's thread wakes from the wait that stretches each
 /// kernel (the median, in seconds).

@@ -146,11 +146,11 @@ std::string host_source(const Layout& l, const std::string& precisions, const st
 }
 
 HostRates measure_rates(const Layout& l, const std::string& precisions, const std::vector<int64_t>& nbs, double seconds,
-                        int64_t tallest_panel = 0) {
+                        const CallPattern& calls = {}) {
   util::BlasThreadsGuard blas(1);  // one core per thread, as the runtime's workers run the BLAS
   HostRates r;
   for (char c : precisions)
-    for (int64_t nb : nbs) measure_precision(r, c, nb, l.threads, seconds, tallest_panel);
+    for (int64_t nb : nbs) measure_precision(r, c, nb, l.threads, seconds, calls);
   r.wake_seconds = measure_wake_up();
   return r;
 }
@@ -240,8 +240,11 @@ MachineModel measure_this(const ThisOptions& opt) {
   for (char c : opt.precisions) precision_index(c);  // throws on a bad letter
   std::vector<int64_t> nbs = opt.nbs;
   std::sort(nbs.begin(), nbs.end());  // a panel height two widths share keeps the larger width's rate
-  const HostRates r = measure_rates(l, opt.precisions, nbs, opt.seconds, opt.tallest_panel);
-  return build(l, r, opt.devices, host_source(l, opt.precisions, nbs, opt.seconds));
+  const HostRates r = measure_rates(l, opt.precisions, nbs, opt.seconds, opt.calls);
+  const char* as = opt.calls.routine == CallPattern::Routine::Lu   ? "getrf"
+                   : opt.calls.routine == CallPattern::Routine::Qr ? "geqrf"
+                                                                   : "potrf";
+  return build(l, r, opt.devices, host_source(l, opt.precisions, nbs, opt.seconds) + "; gemm and trsm called as " + as + " calls them");
 }
 
 MachineModel this_machine(const std::string& devices, char precision, int64_t nb, int cores) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/host_rates.hpp"
 #include "sim/model.hpp"
 
 namespace hetla::sim {
@@ -19,7 +20,7 @@ struct ThisOptions {
   std::string precisions = "d";        // letters of sdcz
   std::vector<int64_t> nbs = {256};    // tile sizes measured (the rate curves' points)
   double seconds = 0.15;               // per kernel and tile size: the sustained interval
-  int64_t tallest_panel = 0;           // panels measured up to this height (rows) at least, past 8 nb
+  CallPattern calls;                   // whose kernel calls the calibration imitates (host_rates.hpp)
 };
 
 /// Measures the host now (no stored model is read or written) and builds the
