@@ -13,6 +13,7 @@
 
 #include "kernels/host/blas.hpp"
 #include "memory/tile_block.hpp"
+#include "tasks/shared_panel.hpp"
 #include "tasks/tile.hpp"
 
 namespace hetla::tile {
@@ -72,8 +73,9 @@ void gemm(rt::Runtime& rt, Op opa, Op opb, T alpha, Ref<T> A, Ref<T> B, T beta, 
 /// cores only): one task per process for the tiles it holds of column j.
 /// They lie one below the other in its local array (mpi::DistMatrix), so the
 /// task is one tall GEMM; the A tiles it reads from another process arrive
-/// as separate buffers and are packed into one block first (rows x nb
-/// copied for 2 rows nb^2 flops; tiles_as_block). Per-tile 192^3 GEMMs made the
+/// as separate buffers and are packed into one block, once per step and
+/// process (detail::SharedPanel; rows x nb copied for 2 rows nb^2 flops).
+/// Per-tile 192^3 GEMMs made the
 /// distributed getrf n = 8000 on 1 x 2 processes 0.86x of ScaLAPACK, whose
 /// updates are one GEMM per step.
 template <typename T>
@@ -94,12 +96,15 @@ void gemm_column_by_owner(rt::Runtime& rt, Op opb, T alpha, const Matrix<T>& M, 
     int64_t height = 0;
     for (int64_t h : mb) height += h;
     const int64_t n = M.tile_nb(j), kk = M.tile_nb(k);
+    // One pack of the panel per step and process: column j reads its rows
+    // j+1.., a tail of what the step's first column packed.
+    std::shared_ptr<detail::SharedPanel<T>> panel = detail::shared_panel<T>(M.handle(k, k), own.rank);
     rt.insert(
         [=](rt::TaskContext& c) {
           if (o.skipped()) return;
           thread_local std::vector<T> apack, cpack;
-          bool ap = false, cp = false;
-          const auto [Ab, lda] = tiles_as_block(c, 0, mb, kk, apack, ap);
+          bool cp = false;
+          const auto [Ab, lda] = detail::panel_as_block(c, mb, kk, *panel, apack);
           const auto [Cb, ldc] = tiles_as_block(c, g + 1, mb, n, cpack, cp);
           blas::gemm(Op::NoTrans, opb, height, n, kk, alpha, Ab, lda, c.ptr<T>(g), c.ld(g), beta, Cb, ldc);
           if (cp) unpack_tiles(c, g + 1, mb, n, Cb, ldc);

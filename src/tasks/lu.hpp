@@ -19,6 +19,7 @@
 #include "kernels/host/lapack_lu.hpp"
 #include "memory/tile_block.hpp"
 #include "tasks/blas3.hpp"
+#include "tasks/shared_panel.hpp"
 #include "tasks/tile.hpp"
 
 namespace hetla::tile {
@@ -142,103 +143,6 @@ void laswp(rt::Runtime& rt, const Matrix<T>& A, int64_t j, const int64_t* ipiv, 
       acc.data(), acc.size(), {priority, "laswp", (on_host ? rt::kMemoryBound : rt::kNoFlags) | fp64_flag<T>(), dev::KernelId::Laswp});
 }
 
-namespace detail {
-
-/// The A operand (panel tiles rows i1.. of tile column k) that one process's
-/// GEMM tasks of one step share: where those tiles are copies received from
-/// another process (separate buffers, not one block), the first task packs
-/// them and the step's later tasks reuse the block. Packing per task cost the
-/// non-owner a copy of the panel per update block (up to ~9 per step): the
-/// GEMM tasks of getrf n = 8000 on 1 x 2 processes took 7.71-7.99 s of thread
-/// CPU time over both, one process with 2 workers 7.41-7.48 s; packed once
-/// per step, 7.41-7.70 s (3 runs each, on a loaded machine: CPU time, not
-/// wall time, is what stays comparable there).
-template <typename T> struct SharedPanel {
-  std::mutex mutex;
-  const T* source = nullptr;  // the first tile it was packed from
-  std::vector<T> data;
-  int64_t ld = 0;
-  SharedPanel() = default;
-  /// Takes a pooled block to pack into (when the first task packs: the
-  /// panels are made at insertion, long before).
-  void take_pooled() {
-    std::lock_guard<std::mutex> lk(pool_mutex());
-    if (!pool().empty()) {
-      data.swap(pool().back());
-      pool().pop_back();
-    }
-  }
-  ~SharedPanel() {
-    // Its memory goes to the next step's panel: a new block per step was
-    // fresh pages to fault in (the panels shrink, so a reused one fits).
-    std::lock_guard<std::mutex> lk(pool_mutex());
-    if (data.capacity() != 0 && pool().size() < 4) pool().push_back(std::move(data));
-  }
-  SharedPanel(const SharedPanel&) = delete;
-  SharedPanel& operator=(const SharedPanel&) = delete;
-  static std::vector<std::vector<T>>& pool() {
-    static std::vector<std::vector<T>> p;
-    return p;
-  }
-  static std::mutex& pool_mutex() {
-    static std::mutex m;
-    return m;
-  }
-};
-
-/// The SharedPanel of (matrix tile (i1, k), process `rank`): the one the
-/// previous insertion of the same step made while any of its tasks lives,
-/// else a new one. Insertion is serial per call; a stale match (a later call
-/// on the same matrix) is caught by SharedPanel::source.
-template <typename T>
-std::shared_ptr<SharedPanel<T>> shared_panel(const Matrix<T>& M, int64_t k, int64_t i1, int rank) {
-  struct Last {
-    const void* key = nullptr;
-    std::vector<std::pair<int, std::weak_ptr<SharedPanel<T>>>> by_rank;
-  };
-  thread_local Last last;
-  const void* key = M.handle(i1, k);
-  if (last.key != key) last = Last{key, {}};
-  for (auto& [r, w] : last.by_rank)
-    if (r == rank) {
-      if (auto p = w.lock()) return p;
-      auto p = std::make_shared<SharedPanel<T>>();
-      w = p;
-      return p;
-    }
-  auto p = std::make_shared<SharedPanel<T>>();
-  last.by_rank.emplace_back(rank, p);
-  return p;
-}
-
-/// tiles_as_block for the A operand through a SharedPanel: in place when
-/// the tiles form a block, else the shared packed block (packed by the first
-/// task that needs it), or this task's own pack when the shared one holds
-/// other tiles.
-template <typename T>
-std::pair<const T*, int64_t> panel_as_block(const rt::TaskContext& c, const std::vector<int64_t>& mb, int64_t cols,
-                                            SharedPanel<T>& shared, std::vector<T>& own) {
-  bool packed = false;
-  int64_t height = 0;
-  for (int64_t h : mb) height += h;
-  bool block = c.ld(0) >= height;
-  for (int t = 1; t < static_cast<int>(mb.size()) && block; ++t)
-    block = c.ld(t) == c.ld(0) && c.ptr<T>(t) == c.ptr<T>(t - 1) + mb[static_cast<std::size_t>(t - 1)];
-  if (block) return {c.ptr<T>(0), c.ld(0)};
-  std::lock_guard<std::mutex> lk(shared.mutex);
-  if (shared.source == nullptr) {
-    shared.take_pooled();
-    const auto [p, ld] = tiles_as_block(c, 0, mb, cols, shared.data, packed);
-    shared.source = c.ptr<T>(0);
-    shared.ld = ld;
-    return {p, ld};
-  }
-  if (shared.source == c.ptr<T>(0)) return {shared.data.data(), shared.ld};
-  const auto [p, ld] = tiles_as_block(c, 0, mb, cols, own, packed);
-  return {p, ld};
-}
-
-}  // namespace detail
 
 /// gemm_block for a matrix whose tiles are spread over processes (host cores
 /// only): one task per process for the tiles it holds of the block, one GEMM
@@ -269,7 +173,7 @@ void gemm_block_by_owner(rt::Runtime& rt, const Matrix<T>& M, int64_t k, int64_t
     for (int64_t h : mb) height += h;
     for (int64_t w : nb) width += w;
     const int64_t kk = M.tile_nb(k);
-    std::shared_ptr<detail::SharedPanel<T>> panel = detail::shared_panel(M, k, i1, r);
+    std::shared_ptr<detail::SharedPanel<T>> panel = detail::shared_panel<T>(M.handle(i1, k), r);
     rt.insert(
         [=](rt::TaskContext& c) {
           thread_local std::vector<T> apack, bpack, cpack;
