@@ -21,6 +21,7 @@
 #include "tasks/blas3.hpp"
 #include "tasks/shared_panel.hpp"
 #include "tasks/tile.hpp"
+#include "util/pages.hpp"
 
 namespace hetla::tile {
 
@@ -83,7 +84,9 @@ void getrf_panel(rt::Runtime& rt, const Matrix<T>& A, int64_t k, int64_t* ipiv, 
         } else {
           const int64_t rows = A.m() - row0, cols = A.tile_nb(k);
           lp.resize(static_cast<std::size_t>(std::min(rows, cols)));
-          T* const W = panel_buffer<T>(static_cast<std::size_t>(rows * cols));
+          // Reused per thread: a fresh std::vector of this panel (n = 4000, nb
+          // 256: 8 MB) cost 0.36 ms of zeroing and faults against the task's 3.8.
+          T* const W = util::thread_scratch<T>(static_cast<std::size_t>(rows * cols), util::ScratchSlot::Panel);
           auto each_tile = [&](auto&& f) {
             for (int64_t t = 0, r = 0; t < ntiles; r += A.tile_mb(k + t), ++t)
               for (int64_t j = 0; j < cols; ++j)
@@ -142,7 +145,6 @@ void laswp(rt::Runtime& rt, const Matrix<T>& A, int64_t j, const int64_t* ipiv, 
       },
       acc.data(), acc.size(), {priority, "laswp", (on_host ? rt::kMemoryBound : rt::kNoFlags) | fp64_flag<T>(), dev::KernelId::Laswp});
 }
-
 
 /// gemm_block for a matrix whose tiles are spread over processes (host cores
 /// only): one task per process for the tiles it holds of the block, one GEMM

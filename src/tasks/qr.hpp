@@ -27,6 +27,7 @@
 #include "tasks/qr_tall.hpp"
 #include "tasks/qr_workspace.hpp"
 #include "tasks/tile.hpp"
+#include "util/pages.hpp"
 
 namespace hetla::tile {
 
@@ -50,7 +51,7 @@ template <typename T> class PanelBlock {
       ld_ = tiles_[0].ld;
     } else {
       gathered_ = true;
-      data_ = panel_buffer<T>(static_cast<std::size_t>(rows_ * cols_));
+      data_ = util::thread_scratch<T>(static_cast<std::size_t>(rows_ * cols_), util::ScratchSlot::Panel);
       ld_ = std::max<int64_t>(1, rows_);
       int64_t r0 = 0;
       for (const auto& t : tiles_) {
@@ -78,7 +79,7 @@ template <typename T> class PanelBlock {
   int64_t cols_ = 0, rows_ = 0;
   T* data_ = nullptr;
   int64_t ld_ = 1;
-  bool gathered_ = false;  // data_ is this thread's panel_buffer
+  bool gathered_ = false;  // data_ is this thread's ScratchSlot::Panel
 };
 
 /// Vd = the top rows x k block of V: unit diagonal, zeros above, V below.

@@ -54,18 +54,6 @@ struct Opts {
 
 /// Flop-count factor of one multiply-add in T relative to real arithmetic.
 template <typename T> constexpr double flop_scale() { return is_complex_v<T> ? 4.0 : 1.0; }
-/// A per-thread buffer of n elements for a panel gathered from its tiles,
-/// reused by the next panel task on the thread (contents unspecified). A
-/// fresh std::vector for the getrf panel of n = 4000, nb = 256 (8 MB) cost
-/// 0.36 ms of zeroing and page faults against the task's 3.8 ms, on the
-/// critical path. Not util::thread_scratch: the panel kernels use that one
-/// (geqrt_recursive). Grows, never shrinks; freed at thread exit.
-template <typename T> T* panel_buffer(std::size_t n) {
-  thread_local std::vector<T> buffer;
-  if (buffer.size() < n) buffer.resize(n);
-  return buffer.data();
-}
-
 /// Placement flag of a task computing in T: double-precision tasks only go to
 /// devices with fp64. Every task with a KernelId ORs it into its flags.
 template <typename T> constexpr uint32_t fp64_flag() { return std::is_same_v<real_t<T>, double> ? rt::kFp64 : 0u; }

@@ -51,13 +51,14 @@ PageBuffer::PageBuffer(std::size_t bytes) : p_(alloc_pages(bytes)), bytes_(bytes
   if (!p_) throw std::bad_alloc();
 }
 
-void* thread_scratch_bytes(std::size_t bytes) {
+void* thread_scratch_bytes(std::size_t bytes, ScratchSlot slot) {
   struct Scratch {
     void* p = nullptr;
     std::size_t size = 0;
     ~Scratch() { free_pages(p, size); }
   };
-  thread_local Scratch s;
+  thread_local Scratch slots[static_cast<std::size_t>(ScratchSlot::Count)];
+  Scratch& s = slots[static_cast<std::size_t>(slot)];
   if (bytes > s.size) {
     const std::size_t want = std::max(bytes, s.size + s.size / 2);  // amortize a few growth steps
     void* p = alloc_pages(want);

@@ -40,10 +40,18 @@ class PageBuffer {
   std::size_t bytes_ = 0;
 };
 
-/// Per-thread workspace, reused by the next call on the same thread: for
-/// kernels that need scratch memory per task (valid until this thread calls
-/// again; not for nested use). Grows, never shrinks; freed at thread exit.
-void* thread_scratch_bytes(std::size_t bytes);
-template <typename T> T* thread_scratch(std::size_t n) { return static_cast<T*>(thread_scratch_bytes(n * sizeof(T))); }
+/// Which per-thread workspace: one per user that can hold its own while it
+/// calls another (a panel task's gathered panel while geqrt_recursive takes
+/// Kernel's; trsm's transposed base block under any task).
+enum class ScratchSlot { Kernel, Panel, TrsmBase, Count };
+
+/// Per-thread workspace, reused by the next call on the same thread and
+/// slot: for kernels that need scratch memory per task (valid until this
+/// thread asks for the slot again; not for nested use of one slot). Grows,
+/// never shrinks; contents unspecified; freed at thread exit.
+void* thread_scratch_bytes(std::size_t bytes, ScratchSlot slot = ScratchSlot::Kernel);
+template <typename T> T* thread_scratch(std::size_t n, ScratchSlot slot = ScratchSlot::Kernel) {
+  return static_cast<T*>(thread_scratch_bytes(n * sizeof(T), slot));
+}
 
 }  // namespace hetla::util

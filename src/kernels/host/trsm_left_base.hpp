@@ -13,9 +13,9 @@
 #include <complex>
 #include <cstdint>
 #include <type_traits>
-#include <vector>
 
 #include "kernels/host/blas.hpp"
+#include "util/pages.hpp"
 
 namespace hetla::blas {
 
@@ -60,14 +60,12 @@ void trsm_left_transposed(Uplo uplo, Op op, Diag diag, int64_t m, int64_t n, T a
   if constexpr (is_complex_v<T>) {
     if (conj) ralpha = std::conj(alpha);
   }
-  // One buffer per thread, grown once (tasks run on many threads at once).
+  // One workspace per thread, grown once (tasks run on many threads at once).
   // Its leading dimension is padded off a power of two (8 elements; both
   // transposes of 32x256, d, 8x8 blocks: 6.7 against 7.2 us unpadded).
   const int64_t nc_max = std::min(n, kTrsmLeftBaseColumns);
   const int64_t ldt = nc_max + 8;
-  thread_local std::vector<T> buffer;
-  if (buffer.size() < static_cast<std::size_t>(ldt * m)) buffer.resize(static_cast<std::size_t>(ldt * m));
-  T* Bt = buffer.data();
+  T* Bt = util::thread_scratch<T>(static_cast<std::size_t>(ldt * m), util::ScratchSlot::TrsmBase);
   for (int64_t j0 = 0; j0 < n; j0 += nc_max) {
     const int64_t nc = std::min(nc_max, n - j0);
     T* Bj = B + j0 * ldb;
