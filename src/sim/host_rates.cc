@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -329,7 +330,9 @@ namespace {
 // 64-73 % fast).
 constexpr int kRounds = kCalibrationWindows;
 
-template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int threads, double seconds, const CallPattern& as) {
+template <typename T>
+void measure_host(HostRates& r, int p, int64_t nb, const std::vector<double>& speeds, double seconds, const CallPattern& as) {
+  const int threads = static_cast<int>(speeds.size());
   const std::size_t pool = last_level_cache() * 3 / 2;
   // The panels of all threads together take at most a quarter of the
   // last-level cache (the pool streams through the rest), up to 8 tiles each;
@@ -355,7 +358,9 @@ template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int thr
   std::vector<std::string> labels(njobs);
   std::barrier sync(threads);
   auto body = [&](int th) {
-    util::ScopedCoreBinding bind(th);
+    const double speed = speeds[static_cast<std::size_t>(th)];  // > 0: an emu device's thread, unpinned
+    std::optional<util::ScopedCoreBinding> bind;
+    if (speed <= 0) bind.emplace(th);
     Kernels<T> ks(nb, pool, panel_tiles, as);
     std::vector<Job> jobs = ks.jobs();
     const std::size_t me = static_cast<std::size_t>(th);
@@ -373,7 +378,10 @@ template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int thr
           const auto t0 = Clock::now();
           const double c0 = thread_cpu_seconds();
           job.run(i++);
-          cpu += thread_cpu_seconds() - c0;
+          const double c = thread_cpu_seconds() - c0;
+          cpu += c;
+          if (speed > 0 && speed < 1)  // as EmulatedDevice::stretched waits
+            std::this_thread::sleep_until(t0 + std::chrono::nanoseconds(static_cast<int64_t>(c / speed * 1e9)));
           const auto t1 = Clock::now();
           busy += std::chrono::duration<double>(t1 - t0).count();
           units += job.units;
@@ -389,13 +397,15 @@ template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int thr
     for (int th = 1; th < threads; ++th) team.emplace_back(body, th);
     body(0);
   }
-  // The fastest round's mean rate over the threads.
-  auto best_of_means = [threads](const std::vector<std::vector<double>>& rounds) {
+  // The fastest round's mean rate over the threads of a speed (0: the host's).
+  auto best_of_means = [&speeds](const std::vector<std::vector<double>>& rounds, double speed) {
     double best = 0;
     for (const auto& per_thread : rounds) {
       double sum = 0;
-      for (double v : per_thread) sum += v;
-      best = std::max(best, sum / threads);
+      int count = 0;
+      for (std::size_t th = 0; th < per_thread.size(); ++th)
+        if (speeds[th] == speed) sum += per_thread[th], ++count;
+      if (count > 0) best = std::max(best, sum / count);
     }
     return best;
   };
@@ -408,14 +418,20 @@ template <typename T> void measure_host(HostRates& r, int p, int64_t nb, int thr
       x = static_cast<double>(h);
       if (k == kGeqrfPanel) h *= 2;
     }
-    const double wall = best_of_means(rate[j]), cpu = best_of_means(crate[j]);
-    put(r.wall, k, p, x, wall);
-    put(r.cpu, k, p, x, std::max(wall, cpu));  // CPU time <= wall time, up to clock granularity
+    const double wall = best_of_means(rate[j], 0), cpu = best_of_means(crate[j], 0);
+    if (wall > 0) {
+      put(r.wall, k, p, x, wall);
+      put(r.cpu, k, p, x, std::max(wall, cpu));  // CPU time <= wall time, up to clock granularity
+    }
+    for (double s : speeds)
+      if (s > 0) put(r.stretched[s], k, p, x, best_of_means(rate[j], s));
   }
 }
 }  // namespace
 
-void measure_precision(HostRates& r, char precision, int64_t nb, int threads, double seconds, const CallPattern& as) {
+void measure_precision(HostRates& r, char precision, int64_t nb, const std::vector<double>& threads, double seconds,
+                       const CallPattern& as) {
+  if (threads.empty() || threads[0] > 0) throw std::invalid_argument("measure_precision: thread 0 is a host worker");
   const int p = precision_index(precision);
   switch (precision) {
     case 's': measure_host<float>(r, p, nb, threads, seconds, as); break;

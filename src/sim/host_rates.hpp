@@ -5,7 +5,9 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "sim/model.hpp"
 
@@ -17,6 +19,14 @@ namespace hetla::sim {
 /// slowed twice). Equal on an idle machine.
 struct HostRates {
   Rates wall, cpu;
+  /// An emu device's rates by its speed, measured as it runs: the kernel on an
+  /// unpinned thread beside the host workers, then the wait until CPU time /
+  /// speed (EmulatedDevice::stretched), wall time per call, wait and wake-up
+  /// included. A thread that computes half its time runs its kernels slower
+  /// in CPU time than one that never waits: gemm nb 256 here 596-601 us at
+  /// speed 0.5 against 545-565 at 1, 625 at 0.25 (2026-11-26, Xeon VM), which
+  /// the model built on `cpu` x speed missed (the emu points 1-14 % fast).
+  std::map<double, Rates> stretched;
   double wake_seconds = -1;  // an emu kernel's wait past its target (measure_wake_up; < 0: not measured)
 };
 
@@ -49,9 +59,12 @@ inline CallPattern::Routine pattern_of(const std::string& routine) {
   return CallPattern::Routine::Cholesky;
 }
 
-/// Every kernel of `precision` (s, d, c, z) at tile size nb on `threads`
-/// threads at once for `seconds` each, into r.
-void measure_precision(HostRates& r, char precision, int64_t nb, int threads, double seconds, const CallPattern& as = {});
+/// Every kernel of `precision` (s, d, c, z) at tile size nb on as many
+/// threads at once as `threads` has entries, for `seconds` each, into r: a
+/// thread of speed 0 as a host worker (pinned to its core; r.wall, r.cpu),
+/// one of speed s > 0 as an emu device of that speed (r.stretched[s]).
+void measure_precision(HostRates& r, char precision, int64_t nb, const std::vector<double>& threads, double seconds,
+                       const CallPattern& as = {});
 
 /// How late an emu device's thread wakes from the wait that stretches each
 /// kernel (the median, in seconds).

@@ -39,6 +39,7 @@ struct Layout {
   int threads = 1;        // measured at once: workers + emu devices, at most the cores
   double load = 1;        // cores' worth of compute: workers + sum of emu speeds
   int machine_cores = 1;
+  std::vector<double> measured;  // the threads measured, a speed each: 0 a host worker, s an emu device
 };
 
 Layout layout(const std::string& devices, int cores) {
@@ -57,6 +58,9 @@ Layout layout(const std::string& devices, int cores) {
   l.workers = cores > 0 ? cores : l.set.host_cores > 0 ? l.set.host_cores : std::max(1, l.machine_cores - accel_workers);
   l.threads = std::max(1, std::min(l.machine_cores, l.workers + emus));
   l.load = l.workers + speeds;
+  l.measured.assign(static_cast<std::size_t>(std::min(l.threads, l.workers)), 0.0);
+  for (const auto& a : l.set.accelerators)
+    if (static_cast<int>(l.measured.size()) < l.threads) l.measured.push_back(std::min(1.0, a->nominal_speed()));
   return l;
 }
 
@@ -104,24 +108,34 @@ MachineModel build(const Layout& l, const HostRates& hr, const std::string& devi
     // the kernel itself slower than that (the wall rate, times the cores'
     // share when the workers and emu threads overload them).
     const double speed = a->nominal_speed(), cap = share;
-    // a stretched kernel (speed < 1) also waits the wake-up's lateness
-    const double wake = speed < 1 ? std::max(0.0, hr.wake_seconds) : 0;
+    // Measured as it runs (HostRates::stretched) when the calibration ran a
+    // thread of its speed; else from the host's rates in CPU time, and a
+    // stretched kernel (speed < 1) also waits the wake-up's lateness.
+    const auto measured = hr.stretched.find(std::min(1.0, speed));
+    const bool as_runs = measured != hr.stretched.end();
+    const double wake = speed < 1 && !as_runs ? std::max(0.0, hr.wake_seconds) : 0;
     for (std::size_t k = 1; k < kDeviceKernels; ++k)
       for (std::size_t p = 0; p < 4; ++p) {
-        auto c = hr.cpu.curves[k][p];
+        auto c = as_runs ? measured->second.curves[k][p] : hr.cpu.curves[k][p];
         const RateCurve& w = host.curves[k][p];
         for (auto& pt : c.points) {
-          const double rate = std::min(pt.second * speed, w.at(pt.first) * cap), units = call_units(k, p, pt.first);
+          const double rate = std::min(as_runs ? pt.second : pt.second * speed, w.at(pt.first) * cap);
+          const double units = call_units(k, p, pt.first);
           pt.second = rate > 0 && wake > 0 ? units / (units / (rate * 1e9) + wake) / 1e9 : rate;
         }
         d.rates.curves[k][p] = c;
       }
     const std::string f = "devices[" + std::to_string(i++) + "]";
-    m.sources.emplace_back(f + ".kernels", fmt("emu speed %g", speed) +
-                                               " x the host kernels' rates in CPU time, at most their wall-time rates" +
-                                               (cap < 1 ? fmt(" x %.3f (the cores are shared)", cap) : "") +
-                                               " (it runs the host BLAS on its own thread, then waits until CPU time / speed)" +
-                                               (wake > 0 ? ", each call " + fmt("%.1f", wake * 1e6) + " us longer: its wake-up from that wait, measured here" : ""));
+    const std::string cores_shared = cap < 1 ? fmt(" x %.3f (the cores are shared)", cap) : "";
+    m.sources.emplace_back(
+        f + ".kernels",
+        as_runs ? fmt("emu speed %g", speed) +
+                      ": its kernels measured as it runs them, on an unpinned thread beside the host workers, each"
+                      " call then waiting until its CPU time / speed, wall time per call" +
+                      (cap < 1 ? ", at most the host's wall-time rates" + cores_shared : "")
+                : fmt("emu speed %g", speed) + " x the host kernels' rates in CPU time, at most their wall-time rates" +
+                      cores_shared + " (it runs the host BLAS on its own thread, then waits until CPU time / speed)" +
+                      (wake > 0 ? ", each call " + fmt("%.1f", wake * 1e6) + " us longer: its wake-up from that wait, measured here" : ""));
     m.sources.emplace_back(f + ".link_gbs", e && e->config().bandwidth_gbs > 0 ? "emu bw parameter"
                                                                                  : "emu without bw: hetla's 20 GB/s hint (copies are memcpy)");
     m.sources.emplace_back(f + ".link_latency_us", "emu lat parameter (0 when not given)");
@@ -133,11 +147,21 @@ MachineModel build(const Layout& l, const HostRates& hr, const std::string& devi
   return m;
 }
 
+// "1 host worker pinned to a core, 1 emu thread of speed 0.5".
+std::string threads_text(const Layout& l) {
+  const auto emus = std::count_if(l.measured.begin(), l.measured.end(), [](double s) { return s > 0; });
+  const auto hosts = static_cast<long>(l.measured.size()) - emus;
+  std::string t = std::to_string(hosts) + (hosts == 1 ? " host worker" : " host workers") + " pinned to a core each";
+  for (double s : l.measured)
+    if (s > 0) t += fmt(", an emu thread of speed %g", s);
+  return t;
+}
+
 std::string host_source(const Layout& l, const std::string& precisions, const std::vector<int64_t>& nbs, double seconds) {
   std::string nb;
   for (auto v : nbs) nb += (nb.empty() ? "" : ",") + std::to_string(v);
   return "measured on this machine (" + util::Topology::get().cpu_model() + ", " + util::blas_vendor() + "): " +
-         std::to_string(l.threads) + " threads at once, each pinned to a core and cycling over " +
+         std::to_string(l.threads) + " threads at once (" + threads_text(l) + "), each cycling over " +
          std::to_string(last_level_cache() * 3 / 2 >> 20) + " MB of its own tiles (1.5 x the last-level cache), " +
          fmt("%.2f", seconds) + " s per kernel in " + std::to_string(kCalibrationWindows) +
          " windows, the fastest window kept; precisions " + precisions + ", nb " + nb +
@@ -150,14 +174,14 @@ HostRates measure_rates(const Layout& l, const std::string& precisions, const st
   util::BlasThreadsGuard blas(1);  // one core per thread, as the runtime's workers run the BLAS
   HostRates r;
   for (char c : precisions)
-    for (int64_t nb : nbs) measure_precision(r, c, nb, l.threads, seconds, calls);
+    for (int64_t nb : nbs) measure_precision(r, c, nb, l.measured, seconds, calls);
   r.wake_seconds = measure_wake_up();
   return r;
 }
 
 // ---- the store of measured host rates ----------------------------------
 
-constexpr int kStoreVersion = 2;  // 2: cpu_time_model added
+constexpr int kStoreVersion = 3;  // 2: cpu_time_model added; 3: emus, emu_models
 
 ojson curves_json(const Rates& r, std::size_t first, std::size_t last) {
   ojson ks = ojson::object();
@@ -178,14 +202,22 @@ ojson curves_json(const Rates& r, std::size_t first, std::size_t last) {
 struct StoreKey {
   std::string blas, cpu;
   int threads;
+  std::vector<double> emus;  // the speeds of the emu threads among them (they change the host's rates too)
 };
 
-StoreKey key_of(const Layout& l) { return {util::blas_vendor(), util::Topology::get().cpu_model(), l.threads}; }
+StoreKey key_of(const Layout& l) {
+  StoreKey k{util::blas_vendor(), util::Topology::get().cpu_model(), l.threads, {}};
+  for (double s : l.measured)
+    if (s > 0) k.emus.push_back(s);
+  return k;
+}
 
-bool has_point(const Rates& r, int p, int64_t nb) {
+// device_only: an emu thread's rates (no panels: those run on the host)
+bool has_point(const Rates& r, int p, int64_t nb, bool device_only = false) {
   const double x = static_cast<double>(nb);
   for (std::size_t k : {static_cast<std::size_t>(dev::KernelId::Gemm), kGetrfPanel, kGeqrfPanel,
                         static_cast<std::size_t>(dev::KernelId::Laswp)}) {
+    if (device_only && k >= kDeviceKernels) continue;
     const auto& pts = r.curves[k][static_cast<std::size_t>(p)].points;
     if (std::none_of(pts.begin(), pts.end(), [&](const auto& pt) { return pt.first == x; })) return false;
   }
@@ -261,7 +293,9 @@ MachineModel this_machine(const std::string& devices, char precision, int64_t nb
       tune::check_version(doc, path, "machine model store", kStoreVersion);
       const json& ms = doc.at("machines");
       for (std::size_t i = 0; i < ms.size(); ++i)
-        if (ms[i].at("blas") == key.blas && ms[i].at("cpu") == key.cpu && ms[i].at("threads") == key.threads) found = i;
+        if (ms[i].at("blas") == key.blas && ms[i].at("cpu") == key.cpu && ms[i].at("threads") == key.threads &&
+            ms[i].value("emus", std::vector<double>{}) == key.emus)
+          found = i;
     }
   } catch (const std::exception& e) {  // a damaged store is measured again and rewritten
     std::fprintf(stderr, "hetla: %s: %s; measuring this machine again\n", path.c_str(), e.what());
@@ -276,6 +310,8 @@ MachineModel this_machine(const std::string& devices, char precision, int64_t nb
       const MachineModel stored = parse_model(e.at("model").dump(), path);
       host.wall = stored.host;
       host.cpu = parse_model(e.at("cpu_time_model").dump(), path).host;
+      for (const json& em : e.value("emu_models", json::array()))
+        host.stretched[em.at("speed").get<double>()] = parse_model(em.at("model").dump(), path).host;
       for (const auto& [k, v] : stored.sources)
         if (k == "host.kernels") source = v;
       if (e.contains("wake_up_us")) host.wake_seconds = e.at("wake_up_us").get<double>() * 1e-6;
@@ -285,10 +321,14 @@ MachineModel this_machine(const std::string& devices, char precision, int64_t nb
     }
   }
   bool write = false;
-  if (found == SIZE_MAX || !has_point(host.wall, p, nb) || !has_point(host.cpu, p, nb)) {
+  const bool complete = std::all_of(key.emus.begin(), key.emus.end(), [&](double s) {
+    return host.stretched.count(s) && has_point(host.stretched[s], p, nb, true);
+  });
+  if (found == SIZE_MAX || !has_point(host.wall, p, nb) || !has_point(host.cpu, p, nb) || !complete) {
     const HostRates fresh = measure_rates(l, std::string(1, precision), {nb}, 0.15);
     merge(host.wall, fresh.wall);
     merge(host.cpu, fresh.cpu);
+    for (const auto& [speed, rates] : fresh.stretched) merge(host.stretched[speed], rates);
     host.wake_seconds = fresh.wake_seconds;
     const std::string add = host_source(l, std::string(1, precision), {nb}, 0.15);
     source = source.empty() ? add : source + "; " + add;
@@ -300,11 +340,20 @@ MachineModel this_machine(const std::string& devices, char precision, int64_t nb
     MachineModel cpu_time = stored;
     cpu_time.host = host.cpu;
     cpu_time.sources = {{"host.kernels", "the same measurement in the threads' CPU time (the emu devices' base)"}};
+    json emu_models = json::array();
+    for (const auto& [speed, rates] : host.stretched) {
+      MachineModel emu = stored;
+      emu.host = rates;
+      emu.sources = {{"host.kernels", fmt("the same measurement on the emu thread of speed %g", speed) + ", as it runs (wall time, its waits included)"}};
+      emu_models.push_back({{"speed", speed}, {"model", json::parse(model_json(emu))}});
+    }
     json entry = {{"blas", key.blas},
                   {"cpu", key.cpu},
                   {"threads", key.threads},
+                  {"emus", key.emus},
                   {"model", json::parse(model_json(stored))},
-                  {"cpu_time_model", json::parse(model_json(cpu_time))}};
+                  {"cpu_time_model", json::parse(model_json(cpu_time))},
+                  {"emu_models", emu_models}};
     if (found == SIZE_MAX) found = doc["machines"].size(), doc["machines"].push_back(entry);
     else doc["machines"][found] = entry;
     write = true;
