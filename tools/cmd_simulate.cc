@@ -350,8 +350,7 @@ int simulate(const SimulateArgs& a) {
       // Measured now, not the stored model: a validation compares the model
       // with the machine as it is at this moment.
       sim::ThisOptions to;
-      // nb / 2 too: an edge tile's kernels run between the two (task_seconds)
-      to.devices = devices, to.cores = cores, to.precisions = "d", to.nbs = {std::max<int64_t>(1, q.nb / 2), q.nb};
+      to.devices = devices, to.cores = cores, to.precisions = "d", to.nbs = {q.nb};
       to.calls = {sim::pattern_of(q.routine), q.n};
       const sim::MachineModel m = sim::api().measure_this(to);
       const sim::Result r = sim::api().simulate(m, q);

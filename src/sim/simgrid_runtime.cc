@@ -1,12 +1,10 @@
 #include "sim/simgrid_runtime.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <simgrid/s4u.hpp>
 #include <string>
 
 #include "runtime/runtime_detail.hpp"
-#include "sim/host_rates.hpp"
 
 namespace hetla::sim {
 
@@ -162,17 +160,7 @@ double SimExecutor::task_seconds(const rt::Task& t, int d) const {
   // a panel's rate is a curve over its height (the tiles it factors), not nb
   const bool panel = k == kGetrfPanel || k == kGeqrfPanel;
   if (panel) nb = written_rows;
-  // An edge tile's kernel (a side < nb) runs slower than a whole tile's: at
-  // the curve's rate for the cube root of its size (gemm m n k: (m n k)^1/3),
-  // at most the largest tile it touches (a task over several tiles runs
-  // tile-sized kernels). getrf n = 4000, nb 256, on the rate of nb alone:
-  // its gemm tasks predicted 0.93 of measured on the mean, 0.97 on the median.
-  double x = static_cast<double>(nb);
-  if (!panel && !laswp) {
-    const double unit = call_units(k, static_cast<std::size_t>(precision_), 1);
-    if (unit > 0) x = std::min(x, std::cbrt(t.flops / unit));
-  }
-  const double r = rates_[static_cast<std::size_t>(d)]->flops_per_second(k, precision_, x);
+  const double r = rates_[static_cast<std::size_t>(d)]->flops_per_second(k, precision_, static_cast<double>(nb));
   if (r <= 0) return 0;
   if (laswp) {
     const double swaps = static_cast<double>(pivots > 0 ? std::min(rows, pivots * first_rows) : rows);

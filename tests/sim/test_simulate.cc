@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 #include <vector>
 
@@ -44,23 +43,6 @@ TEST(Simulate, CoresRunTasksInParallel) {
   // the critical path: potrf, trsm, herk, potrf, trsm, herk, potrf
   const double f = 1e6;
   EXPECT_GE(two, 3 * (f / 3) / 1e9 + 2 * f / 2e9 + 2 * f / 4e9 - 1e-12);
-}
-
-// An edge tile's kernel takes the rate of the cube root of its size, between
-// the curve's points: n = 150 in tiles of 100 and 50.
-TEST(Simulate, EdgeTileKernelsRunAtTheirSizesRate) {
-  const MachineModel m = parse_model(R"({"name": "one-core-curves", "host": {"cores": 1, "kernels": {
-    "potrf": {"d": [[50, 1], [100, 2]]}, "trsm": {"d": [[50, 2], [100, 4]]}, "herk": {"d": [[50, 4], [100, 8]]},
-    "gemm": {"d": 8}}}})",
-                                     "one-core-curves");
-  Request r;
-  r.n = 150;
-  r.nb = 100;
-  const auto rate = [](double lo, double x) { return (lo + lo * (x - 50) / 50) * 1e9; };  // lo at 50, 2 lo at 100
-  const double potrf0 = 1e6 / 3, trsm = 50.0 * 100 * 100, herk = 50.0 * 50 * 100, potrf1 = 50.0 * 50 * 50 / 3;
-  const double expect =
-      potrf0 / 2e9 + trsm / rate(2, std::cbrt(trsm)) + herk / rate(4, std::cbrt(herk)) + potrf1 / 1e9;
-  EXPECT_NEAR(simulate(m, r).seconds, expect, 1e-12);
 }
 
 // One core; LU's panel at 1 GFLOP/s on 100 rows, 2 on 200 (a curve over the
