@@ -165,6 +165,17 @@ void time_against_vendor(const BenchConfig& c, LinalgResult& r, Reset&& reset, W
     return;
   }
   double mine = std::numeric_limits<double>::infinity(), theirs = mine;
+  // Untimed runs first, two of the vendor's and one of hetla's, unless a run
+  // is long (over 1e11 flops): the first vendor factorizations in a process
+  // are cold. Measured here (2 threads): dpotrf n = 1000 57-67 ms in its
+  // first call against 5.3-5.6 warm; dgetrf n = 1000 33-43 ms in its first
+  // two calls against 12.2-12.4 from the third (12.8 in a C program's
+  // loop), which read as ratios of 4-15 with --repeat 1 or 2 (a warm-up GEMM
+  // on the same threads did not help); hetla's first call ran ~10 % slow.
+  if (r.flops <= 1e11) {
+    for (int i = 0; i < 2; ++i) with_vendor_threads(c.threads, [&] { reset(), vendor(); });
+    reset(), work();
+  }
   for (int i = 0; i < std::max(1, c.repeat); ++i) {
     theirs = std::min(theirs, with_vendor_threads(c.threads, [&] { return best_time(1, reset, vendor); }));
     mine = std::min(mine, best_time(1, reset, work));
