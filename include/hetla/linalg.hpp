@@ -35,6 +35,10 @@ template <typename T> int64_t default_tile_size(int64_t n);
 /// Cholesky (potrf) keeps 128 down to 3 tile columns per worker (the general
 /// size halves it below 4).
 template <typename T> int64_t default_tile_size(int64_t n, Panels panels);
+/// Tile size a factorization of an m x n matrix with `panels` uses when
+/// Options::nb == 0: default_tile_size(min(m, n), panels), except a tall and
+/// skinny QR (m >= 4 n, n <= 768) on host cores alone, which takes 96.
+template <typename T> int64_t default_tile_size(int64_t m, int64_t n, Panels panels);
 
 /// A tiling whose sizes shrink during a factorization of an m x n matrix
 /// (seed 002 Fig. 2b): each tile column takes the default tile size of the

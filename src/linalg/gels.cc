@@ -186,7 +186,7 @@ int64_t gels(Op trans, int64_t m, int64_t n, int64_t nrhs, T* A, int64_t lda, T*
   detail::check_ld(ldb, std::max(m, n), 8, name, "ldb");
   detail::require(A != nullptr || m == 0 || n == 0, 5, name, "A is null");
   detail::require(B != nullptr || nrhs == 0 || std::max(m, n) == 0, 7, name, "B is null");
-  const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(std::min(m, n), Panels::QR);
+  const int64_t nb = opts.nb > 0 ? opts.nb : default_tile_size<T>(m, n, Panels::QR);
   detail::CallScope scope;  // the hybrid tiling follows this context's devices
   const Tiling tiling = detail::call_tiling(scope.rt(), opts.distribution, std::min(m, n), nb, Panels::QR);
   auto Am = Matrix<T>::view(m, n, A, lda, tiling);

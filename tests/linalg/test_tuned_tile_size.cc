@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <complex>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -137,4 +138,20 @@ TEST_F(TunedTileSize, CholeskyKeeps128DownToThreeColumnsPerWorker) {
   auto A = A0;
   ASSERT_EQ(potrf<double>(Uplo::Lower, n, A.data(), n), 0);
   EXPECT_LT(bench::potrf_residual(Uplo::Lower, n, A0.data(), n, A.data(), n), bench::kResidualThreshold);
+}
+
+TEST_F(TunedTileSize, TallSkinnyQrTakes96OnTheHostCores) {
+  // No table: a tall and skinny QR (m >= 4 n, n <= 768) on host cores alone
+  // takes 96 (geqrf, gels; tile_size.cc says why); anything else the size of
+  // min(m, n), as before.
+  {
+    const detail::ContextLock lock;
+    if (detail::runtime().num_devices() != 1) GTEST_SKIP() << "not a host-only context";
+  }
+  EXPECT_EQ(default_tile_size<double>(20000, 500, Panels::QR), 96);
+  EXPECT_EQ(default_tile_size<std::complex<float>>(4 * 768, 768, Panels::QR), 96);
+  EXPECT_EQ(default_tile_size<double>(20000, 2000, Panels::QR), default_tile_size<double>(2000, Panels::QR));
+  EXPECT_EQ(default_tile_size<double>(1999, 500, Panels::QR), default_tile_size<double>(500, Panels::QR));
+  EXPECT_EQ(default_tile_size<double>(500, 20000, Panels::QR), default_tile_size<double>(500, Panels::QR));
+  EXPECT_EQ(default_tile_size<double>(20000, 500, Panels::LU), default_tile_size<double>(500, Panels::LU));
 }

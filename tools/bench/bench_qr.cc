@@ -41,7 +41,7 @@ int64_t rows_of(const BenchConfig& c) { return c.m < 0 ? c.n : c.m; }
 
 /// Tile size: --nb, else the library's choice for the column-major API.
 template <typename T> int64_t qr_tile_size(const BenchConfig& c, int64_t m, int64_t n) {
-  return c.nb > 0 ? c.nb : hetla::default_tile_size<T>(std::min(m, n), hetla::Panels::QR);
+  return c.nb > 0 ? c.nb : hetla::default_tile_size<T>(m, n, hetla::Panels::QR);
 }
 
 /// Q (m x k) formed by the host LAPACK from a factorization in LAPACK's storage.

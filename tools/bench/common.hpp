@@ -230,7 +230,7 @@ template <typename T> hetla::Options factor_options(const BenchConfig& c, Linalg
   hetla::Options o;
   o.nb = c.nb;
   o.variable_tiles = c.variable_tiles;
-  if (c.nb <= 0) r.nb = hetla::default_tile_size<T>(std::min(m, n), r.panels);  // the library's choice
+  if (c.nb <= 0) r.nb = hetla::default_tile_size<T>(m, n, r.panels);  // the library's choice
   if (hetla::detail::variable_tiles(o, m, n, r.panels) && hetla::detail::default_distribution() != Distribution::Hybrid)
     r.tile_schedule = hetla::variable_tiling<T>(m, n, r.panels, c.nb).sizes;
   return o;
