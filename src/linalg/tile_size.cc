@@ -51,10 +51,15 @@ template <typename T> int64_t builtin_tile_size(int64_t n, bool fit = true, int6
   return fit ? fit_workers(nb, n, cols128) : nb;
 }
 
-// `factor`: the size of a factorization (default_tile_size(n, panels)), not
-// the general one that gemm, trsm, herk and the solvers share.
-template <typename T> int64_t model_tile_size(int64_t n, Panels panels, bool fit, bool factor = true) {
-  if (auto nb = tuned<T>(panels, n)) return *nb;
+// The size tuned at the table's largest order, for n past twice it.
+template <typename T> std::optional<int64_t> largest_tuned(Panels panels, int64_t n) {
+  const char* routine = panels == Panels::LU ? "getrf" : panels == Panels::QR ? "geqrf" : "potrf";
+  const detail::ContextLock lock;
+  return tune::largest_tuned_tile_size(detail::runtime(), routine, precision_letter<T>(), n);
+}
+
+// The built-in size when nothing is tuned near n; `factor` as below.
+template <typename T> int64_t builtin_model_size(int64_t n, Panels panels, bool fit, bool factor) {
   // Accelerators want large tiles for their GEMMs: they keep the general size.
   if (!host_cores_alone()) return builtin_tile_size<T>(n, fit);
   // Cholesky on the host cores keeps 128 tiles down to 3 tile columns per
@@ -76,6 +81,21 @@ template <typename T> int64_t model_tile_size(int64_t n, Panels panels, bool fit
   // trailing GEMMs settles at 192: dgetrf n=2000 +2.5% over 128, n=4000 and
   // 6000 +1-3% over 256, n=8000 equal to 384.
   return fit ? fit_workers(192, n) : 192;
+}
+
+// `factor`: the size of a factorization (default_tile_size(n, panels)), not
+// the general one that gemm, trsm, herk and the solvers share.
+template <typename T> int64_t model_tile_size(int64_t n, Panels panels, bool fit, bool factor = true) {
+  if (auto nb = tuned<T>(panels, n)) return *nb;
+  const int64_t builtin = builtin_model_size<T>(n, panels, fit, factor);
+  // Past the tuned orders (n over twice the largest), at least the size tuned
+  // at the largest: the best tile grows with n. Measured here (2 cores, tuned
+  // at n = 1000-4000 by `hetla tune --quick`, n = 16 000, 2026-11-26):
+  // dgetrf 146.8 GFLOP/s at the built-in 192 against 169.6 at 384 (tuned at
+  // 4000), dgeqrf 125.3 at the built-in 128 against 153.9 at 320, and dpotrf
+  // 179.7 at the built-in 384 against 164.7 at 256, hence the larger of the two.
+  if (auto largest = largest_tuned<T>(panels, n)) return std::max(builtin, std::min(*largest, n));
+  return builtin;
 }
 
 }  // namespace

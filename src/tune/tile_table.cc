@@ -92,4 +92,14 @@ std::optional<int64_t> lookup(const TileTable& table, const std::string& routine
   return std::min(best->nb, n);
 }
 
+std::optional<int64_t> largest_below(const TileTable& table, const std::string& routine, char precision,
+                                     const std::string& devices, int64_t n) {
+  const TileEntry* largest = nullptr;
+  for (const TileEntry& e : table.entries)
+    if (e.routine == routine && e.precision == precision && e.devices == devices && (!largest || e.n > largest->n))
+      largest = &e;
+  if (!largest || n <= 2 * largest->n) return std::nullopt;
+  return largest->nb;
+}
+
 }  // namespace hetla::tune

@@ -43,5 +43,9 @@ void save_tiles(const TileTable& table, const std::string& path);
 /// never larger than n.
 std::optional<int64_t> lookup(const TileTable& table, const std::string& routine, char precision,
                               const std::string& devices, int64_t n);
+/// For a call larger than twice every tuned n of the same routine, precision
+/// and devices (lookup() has none): the tile size tuned at the largest n.
+std::optional<int64_t> largest_below(const TileTable& table, const std::string& routine, char precision,
+                                     const std::string& devices, int64_t n);
 
 }  // namespace hetla::tune

@@ -74,6 +74,16 @@ std::optional<int64_t> tuned_tile_size(const rt::Runtime& rt, const std::string&
   return lookup(c.table, routine, precision, device_set_key(rt), n);
 }
 
+std::optional<int64_t> largest_tuned_tile_size(const rt::Runtime& rt, const std::string& routine, char precision,
+                                               int64_t n) {
+  Cache& c = cache();
+  std::lock_guard<std::mutex> lk(c.m);
+  if (!c.on) return std::nullopt;
+  refresh(c);
+  if (c.table.entries.empty()) return std::nullopt;
+  return largest_below(c.table, routine, precision, device_set_key(rt), n);
+}
+
 void use_tuned_tiles(bool on) {
   Cache& c = cache();
   std::lock_guard<std::mutex> lk(c.m);

@@ -14,6 +14,10 @@ namespace hetla::tune {
 /// The tuned tile size of `routine` (potrf, getrf, geqrf) in `precision` at
 /// size n on rt's device set, if the table has one.
 std::optional<int64_t> tuned_tile_size(const rt::Runtime& rt, const std::string& routine, char precision, int64_t n);
+/// For a size past the table's (more than twice its largest n): the tile
+/// size tuned at its largest n (tile_table.hpp's largest_below).
+std::optional<int64_t> largest_tuned_tile_size(const rt::Runtime& rt, const std::string& routine, char precision,
+                                               int64_t n);
 
 /// Switches the table off (tuned_tile_size() returns nothing) or on again:
 /// `hetla tune --tiles` searches from the built-in defaults.

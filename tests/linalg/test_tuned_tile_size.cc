@@ -27,7 +27,7 @@ class TunedTileSize : public ::testing::Test {
  protected:
   std::string path =
       (std::filesystem::temp_directory_path() / ("hetla-tuned-" + std::to_string(::getpid()) + ".json")).string();
-  int64_t builtin_3000 = 0, builtin_20000 = 0, builtin_lu = 0;
+  int64_t builtin_3000 = 0, builtin_20000 = 0, builtin_lu = 0, builtin_20000_lu = 0;
   void SetUp() override {
     unsetenv("HETLA_TUNING");
     setenv("HETLA_TUNING", path.c_str(), 1);
@@ -36,6 +36,7 @@ class TunedTileSize : public ::testing::Test {
     builtin_3000 = default_tile_size<double>(3000);
     builtin_20000 = default_tile_size<double>(20000);
     builtin_lu = default_tile_size<double>(3000, Panels::LU);
+    builtin_20000_lu = default_tile_size<double>(20000, Panels::LU);
   }
   void TearDown() override {
     std::filesystem::remove(path);
@@ -154,4 +155,15 @@ TEST_F(TunedTileSize, TallSkinnyQrTakes96OnTheHostCores) {
   EXPECT_EQ(default_tile_size<double>(1999, 500, Panels::QR), default_tile_size<double>(500, Panels::QR));
   EXPECT_EQ(default_tile_size<double>(500, 20000, Panels::QR), default_tile_size<double>(500, Panels::QR));
   EXPECT_EQ(default_tile_size<double>(20000, 500, Panels::LU), default_tile_size<double>(500, Panels::LU));
+}
+
+TEST_F(TunedTileSize, PastTheTunedOrdersAtLeastTheLargestTunedSize) {
+  // Tuned at 3000 only: at 20000 (past twice it) the larger of the built-in
+  // size and 3000's; within twice it, 3000's.
+  store(util::blas_vendor(), 3000, 448, 400);
+  EXPECT_EQ(default_tile_size<double>(20000, Panels::LU), std::max<int64_t>(400, builtin_20000_lu));
+  EXPECT_EQ(default_tile_size<double>(20000, Panels::Cholesky), std::max<int64_t>(448, builtin_20000));
+  EXPECT_EQ(default_tile_size<double>(6000, Panels::LU), 400);
+  store(util::blas_vendor(), 3000, 64, 64);  // a small tuned size does not shrink a large order's
+  EXPECT_EQ(default_tile_size<double>(20000, Panels::LU), builtin_20000_lu);
 }

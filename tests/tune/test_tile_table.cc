@@ -66,6 +66,16 @@ TEST(TileTable, RoundTripsAndMerges) {
   EXPECT_EQ(back.entries.size(), 1u);
 }
 
+TEST(TileTable, PastTheTableTheLargestTunedSize) {
+  const TileTable t = sample();
+  EXPECT_FALSE(largest_below(t, "potrf", 'd', "cpu:X*2", 8000));  // lookup() has one
+  EXPECT_EQ(largest_below(t, "potrf", 'd', "cpu:X*2", 8001), lookup(t, "potrf", 'd', "cpu:X*2", 4000));
+  EXPECT_EQ(largest_below(t, "potrf", 'd', "cpu:X*2", 60000), lookup(t, "potrf", 'd', "cpu:X*2", 4000));
+  EXPECT_FALSE(largest_below(t, "potrf", 'd', "cpu:X*2", 400));    // below the table: the built-in size
+  EXPECT_FALSE(largest_below(t, "potrf", 's', "cpu:X*2", 60000));  // another precision
+  EXPECT_FALSE(largest_below(t, "potrf", 'd', "cpu:X*1", 60000));  // another device set
+}
+
 TEST(TileTable, LookupTakesTheNearestSizeWithinAFactorTwo) {
   const TileTable t = sample();
   EXPECT_EQ(lookup(t, "potrf", 'd', "cpu:X*2", 1000), 128);
