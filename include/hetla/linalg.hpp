@@ -27,7 +27,9 @@ struct Options {
   int variable_tiles = -1;
 };
 
-/// Tile size used when Options::nb == 0.
+/// Tile size used when Options::nb == 0: the one `hetla tune --tiles` stored
+/// for the nearest n within a factor 2, else the built-in size, and past the
+/// largest tuned n at least the size tuned there.
 template <typename T> int64_t default_tile_size(int64_t n);
 /// Tile size a factorization with `panels` uses when Options::nb == 0: as
 /// above, except on a context of host cores alone, where QR (geqrf, gels,

@@ -63,25 +63,28 @@ void refresh(Cache& c) {
   if (c.state != "in use") std::fprintf(stderr, "hetla: tuned tile sizes %s\n", c.state.c_str());
 }
 
-}  // namespace
-
-std::optional<int64_t> tuned_tile_size(const rt::Runtime& rt, const std::string& routine, char precision, int64_t n) {
+// `find` (lookup or largest_below) on the table in force, if it is on and
+// not empty.
+template <typename Find>
+std::optional<int64_t> in_table(Find find, const rt::Runtime& rt, const std::string& routine, char precision,
+                                int64_t n) {
   Cache& c = cache();
   std::lock_guard<std::mutex> lk(c.m);
   if (!c.on) return std::nullopt;
   refresh(c);
   if (c.table.entries.empty()) return std::nullopt;
-  return lookup(c.table, routine, precision, device_set_key(rt), n);
+  return find(c.table, routine, precision, device_set_key(rt), n);
+}
+
+}  // namespace
+
+std::optional<int64_t> tuned_tile_size(const rt::Runtime& rt, const std::string& routine, char precision, int64_t n) {
+  return in_table(lookup, rt, routine, precision, n);
 }
 
 std::optional<int64_t> largest_tuned_tile_size(const rt::Runtime& rt, const std::string& routine, char precision,
                                                int64_t n) {
-  Cache& c = cache();
-  std::lock_guard<std::mutex> lk(c.m);
-  if (!c.on) return std::nullopt;
-  refresh(c);
-  if (c.table.entries.empty()) return std::nullopt;
-  return largest_below(c.table, routine, precision, device_set_key(rt), n);
+  return in_table(largest_below, rt, routine, precision, n);
 }
 
 void use_tuned_tiles(bool on) {
