@@ -36,10 +36,13 @@ bool host_cores_alone() {
 
 // The general size (Cholesky, and the GEMM-shaped routines that share it) is
 // tuned on potrf: its rate is that of its trailing GEMM/HERK updates.
-template <typename T> std::optional<int64_t> tuned(Panels panels, int64_t n) {
+// `which`: tune::tuned_tile_size (near n) or tune::largest_tuned_tile_size
+// (past the table's largest order).
+template <typename T, typename Which>
+std::optional<int64_t> tuned(Panels panels, int64_t n, Which which) {
   const char* routine = panels == Panels::LU ? "getrf" : panels == Panels::QR ? "geqrf" : "potrf";
   const detail::ContextLock lock;  // also from inside a call
-  return tune::tuned_tile_size(detail::runtime(), routine, precision_letter<T>(), n);
+  return which(detail::runtime(), routine, precision_letter<T>(), n);
 }
 
 // `fit`: shrunk by fit_workers for the whole order n (the variable schedule
@@ -49,13 +52,6 @@ template <typename T> int64_t builtin_tile_size(int64_t n, bool fit = true, int6
   // (dpotrf n = 8000: nb 384 at 100 GFLOP/s vs 94 at nb 256).
   const int64_t nb = is_complex_v<T> ? 192 : (n >= 6000 ? 384 : 256);
   return fit ? fit_workers(nb, n, cols128) : nb;
-}
-
-// The size tuned at the table's largest order, for n past twice it.
-template <typename T> std::optional<int64_t> largest_tuned(Panels panels, int64_t n) {
-  const char* routine = panels == Panels::LU ? "getrf" : panels == Panels::QR ? "geqrf" : "potrf";
-  const detail::ContextLock lock;
-  return tune::largest_tuned_tile_size(detail::runtime(), routine, precision_letter<T>(), n);
 }
 
 // The built-in size when nothing is tuned near n; `factor` as below.
@@ -86,7 +82,7 @@ template <typename T> int64_t builtin_model_size(int64_t n, Panels panels, bool 
 // `factor`: the size of a factorization (default_tile_size(n, panels)), not
 // the general one that gemm, trsm, herk and the solvers share.
 template <typename T> int64_t model_tile_size(int64_t n, Panels panels, bool fit, bool factor = true) {
-  if (auto nb = tuned<T>(panels, n)) return *nb;
+  if (auto nb = tuned<T>(panels, n, tune::tuned_tile_size)) return *nb;
   const int64_t builtin = builtin_model_size<T>(n, panels, fit, factor);
   // Past the tuned orders (n over twice the largest), at least the size tuned
   // at the largest: the best tile grows with n. Measured here (2 cores, tuned
@@ -94,7 +90,7 @@ template <typename T> int64_t model_tile_size(int64_t n, Panels panels, bool fit
   // dgetrf 146.8 GFLOP/s at the built-in 192 against 169.6 at 384 (tuned at
   // 4000), dgeqrf 125.3 at the built-in 128 against 153.9 at 320, and dpotrf
   // 179.7 at the built-in 384 against 164.7 at 256, hence the larger of the two.
-  if (auto largest = largest_tuned<T>(panels, n)) return std::max(builtin, std::min(*largest, n));
+  if (auto largest = tuned<T>(panels, n, tune::largest_tuned_tile_size)) return std::max(builtin, std::min(*largest, n));
   return builtin;
 }
 
