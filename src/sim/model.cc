@@ -180,6 +180,9 @@ MachineModel parse_model(const std::string& text, const std::string& source) {
       d.link_gbs = rd.number(o["link_gbs"], f + ".link_gbs", true);
       d.link_latency_us = rd.opt(o, "link_latency_us", f, 0);
       d.link_full_duplex = rd.opt_duplex(o, "link_duplex", f);
+      d.link_out_gbs = rd.opt(o, "link_out_gbs", f, 0);
+      if (d.link_out_gbs > 0 && !d.link_full_duplex)
+        rd.fail(f + ".link_out_gbs", "a half-duplex link has one bandwidth (link_gbs)");
       if (!o.contains("kernels")) rd.fail(f + ".kernels", "missing");
       d.rates = rd.rates(o["kernels"], f + ".kernels");
       if (d.hub >= static_cast<int>(std::max<std::size_t>(1, m.hubs.size())))

@@ -18,8 +18,12 @@ namespace {
 // It matters since every GPU task's output is checkpointed to the host:
 // seed000-system-a potrf n = 60 000 predicts 1.05 TFLOP/s with shared
 // links and hubs, 1.36 with full-duplex ones (docs/simulation.md).
-s4u::Link* make_link(s4u::NetZone* zone, const std::string& name, double gbs, double latency_us, bool full_duplex) {
-  s4u::Link* l = full_duplex ? zone->create_split_duplex_link(name, gbs * 1e9) : zone->create_link(name, gbs * 1e9);
+// out_gbs (> 0, full duplex only): the DOWN half's own bandwidth.
+s4u::Link* make_link(s4u::NetZone* zone, const std::string& name, double gbs, double latency_us, bool full_duplex,
+                     double out_gbs = 0) {
+  if (!full_duplex) return zone->create_link(name, gbs * 1e9)->set_latency(latency_us * 1e-6)->seal();
+  s4u::SplitDuplexLink* l = zone->create_split_duplex_link(name, gbs * 1e9);
+  if (out_gbs > 0) l->get_link_down()->set_bandwidth(out_gbs * 1e9);
   return l->set_latency(latency_us * 1e-6)->seal();
 }
 
@@ -52,7 +56,8 @@ Platform::Platform(const MachineModel& m, int n) : nodes(std::max(1, n)) {
       for (int c = 0; c < dm.count; ++c) {
         const std::string name = pre + dm.name + std::to_string(c);
         s4u::Host* h = zone->create_host(name, 1e9);
-        s4u::Link* l = make_link(zone, name + "-link", dm.link_gbs, dm.link_latency_us, dm.link_full_duplex);
+        s4u::Link* l =
+            make_link(zone, name + "-link", dm.link_gbs, dm.link_latency_us, dm.link_full_duplex, dm.link_out_gbs);
         std::vector<const s4u::Link*> links{hubs[static_cast<std::size_t>(dm.hub)], l};
         // symmetrical: SimGrid takes the DOWN halves of split-duplex links for the way back
         zone->add_route(nd.cpu->get_netpoint(), h->get_netpoint(), nullptr, nullptr,

@@ -64,6 +64,8 @@ Layout layout(const std::string& devices, int cores) {
   return l;
 }
 
+std::size_t elem_bytes(char precision) { return precision == 's' ? 4 : precision == 'z' ? 16 : 8; }
+
 std::string fmt(const char* f, double v) {
   char b[64];
   std::snprintf(b, sizeof b, f, v);
@@ -100,8 +102,16 @@ MachineModel build(const Layout& l, const HostRates& hr, const std::string& devi
     d.name = a->name();
     d.memory_bytes = static_cast<double>(a->memory_capacity());
     d.herk_as_gemm = a->herk_as_gemm();
-    d.link_gbs = a->bandwidth_hint() / 1e9;
     const auto* e = dynamic_cast<const dev::EmulatedDevice*>(a.get());
+    // Its copies are memcpy (at the measured rates), then wait out its bw
+    // parameter if that is slower (EmulatedDevice::throttle).
+    const double bw = e ? e->config().bandwidth_gbs : 0;
+    auto rate = [&](double measured) {
+      if (measured <= 0) return a->bandwidth_hint() / 1e9;
+      return bw > 0 ? std::min(bw, measured) : measured;
+    };
+    d.link_gbs = rate(hr.copies.in_gbs);
+    d.link_out_gbs = hr.copies.out_gbs > 0 ? rate(hr.copies.out_gbs) : 0;
     d.link_latency_us = e ? e->config().latency_us : 0;
     // Its kernel runs on a core for CPU time t, then it waits until t / speed
     // has passed: speed x the CPU-time rate, unless sharing the cores makes
@@ -136,8 +146,12 @@ MachineModel build(const Layout& l, const HostRates& hr, const std::string& devi
                 : fmt("emu speed %g", speed) + " x the host kernels' rates in CPU time, at most their wall-time rates" +
                       cores_shared + " (it runs the host BLAS on its own thread, then waits until CPU time / speed)" +
                       (wake > 0 ? ", each call " + fmt("%.1f", wake * 1e6) + " us longer: its wake-up from that wait, measured here" : ""));
-    m.sources.emplace_back(f + ".link_gbs", e && e->config().bandwidth_gbs > 0 ? "emu bw parameter"
-                                                                                 : "emu without bw: hetla's 20 GB/s hint (copies are memcpy)");
+    const std::string copies = "an emu device's tile copies (memcpy) measured on this machine (sim/emu_copies.cc)";
+    const bool copies_measured = hr.copies.in_gbs > 0;
+    m.sources.emplace_back(f + ".link_gbs", copies_measured ? copies + (bw > 0 ? ", at most the emu bw parameter" : "")
+                                            : bw > 0 ? "emu bw parameter"
+                                                     : "emu without bw: hetla's 20 GB/s hint (copies are memcpy)");
+    if (copies_measured) m.sources.emplace_back(f + ".link_out_gbs", copies + ": a tile copied back right after it was written");
     m.sources.emplace_back(f + ".link_latency_us", "emu lat parameter (0 when not given)");
     m.sources.emplace_back(f + ".link_duplex", "full: an emu device times each copy on its own (EmulatedDevice::throttle), "
                                                "so a copy in and a copy out overlap");
@@ -176,6 +190,7 @@ HostRates measure_rates(const Layout& l, const std::string& precisions, const st
   for (char c : precisions)
     for (int64_t nb : nbs) measure_precision(r, c, nb, l.measured, seconds, calls);
   r.wake_seconds = measure_wake_up();
+  if (!l.set.accelerators.empty()) r.copies = measure_emu_copies(nbs.front(), elem_bytes(precisions.front()));
   return r;
 }
 
@@ -259,6 +274,7 @@ std::string model_json(const MachineModel& m) {
               {"link_duplex", d.link_full_duplex ? "full" : "half"},
               {"fp64", d.fp64},         {"herk_as_gemm", d.herk_as_gemm},
               {"kernels", curves_json(d.rates, 1, kDeviceKernels)}};
+    if (d.link_out_gbs > 0) o["link_out_gbs"] = d.link_out_gbs;
     devs.push_back(o);
   }
   j["devices"] = devs;
@@ -315,6 +331,10 @@ MachineModel this_machine(const std::string& devices, char precision, int64_t nb
       for (const auto& [k, v] : stored.sources)
         if (k == "host.kernels") source = v;
       if (e.contains("wake_up_us")) host.wake_seconds = e.at("wake_up_us").get<double>() * 1e-6;
+      if (e.contains("emu_copies")) {
+        const json& c = e.at("emu_copies");
+        host.copies = {c.at("in_gbs").get<double>(), c.at("out_gbs").get<double>()};
+      }
     } catch (const std::exception& ex) {
       std::fprintf(stderr, "hetla: %s; measuring this machine again\n", ex.what());
       found = SIZE_MAX;
@@ -330,6 +350,7 @@ MachineModel this_machine(const std::string& devices, char precision, int64_t nb
     merge(host.cpu, fresh.cpu);
     for (const auto& [speed, rates] : fresh.stretched) merge(host.stretched[speed], rates);
     host.wake_seconds = fresh.wake_seconds;
+    if (fresh.copies.in_gbs > 0) host.copies = fresh.copies;
     const std::string add = host_source(l, std::string(1, precision), {nb}, 0.15);
     source = source.empty() ? add : source + "; " + add;
     MachineModel stored;
@@ -358,9 +379,15 @@ MachineModel this_machine(const std::string& devices, char precision, int64_t nb
     else doc["machines"][found] = entry;
     write = true;
   }
-  if (host.wake_seconds < 0) host.wake_seconds = measure_wake_up();  // a store written before it was measured
-  if (write || !doc["machines"][found].contains("wake_up_us")) {
-    doc["machines"][found]["wake_up_us"] = host.wake_seconds * 1e6;
+  // measured by a later version than wrote the store
+  if (host.wake_seconds < 0) host.wake_seconds = measure_wake_up();
+  const bool emus = !l.set.accelerators.empty();
+  if (emus && host.copies.in_gbs <= 0) host.copies = measure_emu_copies(nb, elem_bytes(precision));
+  json& entry = doc["machines"][found];
+  if (write || !entry.contains("wake_up_us") || (emus && !entry.contains("emu_copies"))) {
+    entry["wake_up_us"] = host.wake_seconds * 1e6;
+    if (host.copies.in_gbs > 0)
+      entry["emu_copies"] = {{"in_gbs", host.copies.in_gbs}, {"out_gbs", host.copies.out_gbs}};
     try {
       tune::write_json_file(path, doc);
     } catch (const std::exception& ex) {

@@ -11,6 +11,7 @@
 #include <functional>
 #include <simgrid/s4u.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/model.hpp"
@@ -134,6 +135,36 @@ TEST(SimPlatform, ClusterCopiesUseTheLinkDirections) {
   ASSERT_EQ(t.size(), 2u);
   EXPECT_NEAR(t[0], lat + 0.2, 1e-9);
   EXPECT_NEAR(t[1], lat + 0.2, 1e-9);
+}
+
+// link_out_gbs: the way back at its own bandwidth (an emu device copies a
+// tile out faster than in), on one node and across nodes.
+TEST(SimPlatform, LinkOutBandwidthTimesTheWayBack) {
+  MachineModel m = one_gpu(4, "full", "full");
+  m.devices[0].link_out_gbs = 2;
+  auto t = copy_end_times(m, 1, kInAndOut, kBytes);
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_NEAR(t[0], kAlone, 1e-9);
+  EXPECT_NEAR(t[1], 10e-6 + 0.05, 1e-9);  // 100 MB at 2 GB/s
+  const std::vector<Copy> back = {{[](const Platform& p) { return p.devices[1]; }, [](const Platform& p) { return p.node_cpus[0]; }}};
+  t = copy_end_times(m, 2, back, kBytes);
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_NEAR(t[0], 10e-6 + 2 * 2e-6 + 0.1, 1e-9);  // the 1 GB/s interfaces limit it
+}
+
+TEST(SimPlatform, LinkOutFieldIsChecked) {
+  const std::string dev = R"({"name": "m", "host": {"cores": 1, "kernels": {"gemm": {"d": 1}}}, "devices": [{"name": "gpu", "link_gbs": 1, )";
+  EXPECT_EQ(parse_model(dev + R"("link_out_gbs": 3, "kernels": {"gemm": {"d": 1}}}]})", "m.json").devices[0].link_out_gbs, 3);
+  for (const auto& [field, message] : std::vector<std::pair<std::string, std::string>>{
+           {R"("link_out_gbs": -1)", "m.json: devices[0].link_out_gbs: must be >= 0"},
+           {R"("link_out_gbs": 3, "link_duplex": "half")", "m.json: devices[0].link_out_gbs: a half-duplex link"}}) {
+    try {
+      parse_model(dev + field + R"(, "kernels": {"gemm": {"d": 1}}}]})", "m.json");
+      ADD_FAILURE() << field;
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  }
 }
 
 TEST(SimPlatform, DuplexFieldsAreParsedAndChecked) {

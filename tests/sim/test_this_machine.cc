@@ -1,5 +1,6 @@
 // The model of this machine (src/sim/this_machine.hpp): `hetla tune --model`'s
-// file reads back to the same predictions, the stored `this` model is reused,
+// file reads back to the same predictions, the stored `this` model (kernel
+// rates, an emu device's measured copy rates) is reused,
 // and every shipped model loads, names its sources and simulates.
 #include <gtest/gtest.h>
 
@@ -59,7 +60,11 @@ TEST(ThisMachine, ModelFileRoundTrip) {
     EXPECT_GE(emu, call / (call / (0.5 * gemm) + wake_us * 1e-6 + wake) * (1 - 1e-12));
   }
   EXPECT_LE(emu, gemm * (1 + 1e-12));
-  EXPECT_EQ(m.devices[0].link_gbs, 4);
+  // its copies at the rates measured (sim/emu_copies.cc), at most its bw
+  EXPECT_GT(m.devices[0].link_gbs, 0);
+  EXPECT_LE(m.devices[0].link_gbs, 4);
+  EXPECT_GT(m.devices[0].link_out_gbs, 0);
+  EXPECT_LE(m.devices[0].link_out_gbs, 4);
   EXPECT_EQ(m.devices[0].link_latency_us, 3);
   EXPECT_GT(m.host.flops_per_second(kGetrfPanel, 1, 1024), 0);  // panels at heights nb..8nb
   EXPECT_GT(m.host.flops_per_second(dev::KernelId::Laswp, 1, 128), 0);
@@ -122,6 +127,13 @@ TEST(ThisMachine, StoredModelIsReused) {
   for (std::size_t k = 1; k < kDeviceKernels; ++k)
     EXPECT_EQ(c.devices[0].rates.curves[k][1].points, d.devices[0].rates.curves[k][1].points);
   EXPECT_GT(d.devices[0].rates.flops_per_second(dev::KernelId::Gemm, 1, 96), 0);
+  // and its copies' rates (no bw parameter: as measured, not the 20 GB/s hint)
+  EXPECT_EQ(c.devices[0].link_gbs, d.devices[0].link_gbs);
+  EXPECT_EQ(c.devices[0].link_out_gbs, d.devices[0].link_out_gbs);
+  EXPECT_GT(d.devices[0].link_out_gbs, 0);
+  bool measured = false;
+  for (const auto& [k, v] : d.sources) measured |= k == "devices[0].link_gbs" && v.find("measured") != std::string::npos;
+  EXPECT_TRUE(measured);
   std::filesystem::remove(path);
   ::unsetenv("HETLA_MACHINE_THIS");
 }
