@@ -113,6 +113,11 @@ class Device : public Kernels<float>,
   virtual double nominal_speed() const { return 1.0; }
   /// Host <-> device copy bandwidth estimate in bytes/s (for placement costs).
   virtual double bandwidth_hint() const { return 10e9; }
+  /// Whether its copies are computed by the calling thread on the host's
+  /// cores (memcpy: an emulated device), not by a DMA engine the thread only
+  /// waits for: the runtime's copy threads for it then yield the cores to
+  /// the workers (copy_engine.cc).
+  virtual bool copies_on_host_cores() const { return false; }
 
   // ---- memory (accelerators only; the host device never allocates) ----
   /// Returns nullptr when the device memory is full (the caller evicts).

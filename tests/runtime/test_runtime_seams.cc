@@ -2,16 +2,27 @@
 // RuntimeConfig are what the runtime reads time from and carries work out
 // with. Here a simulated executor does not run task bodies; it advances a
 // (per-thread) simulated clock by a task's flops in nanoseconds, and counts
-// the copies to and from an accelerator instead of making them.
+// the copies to and from an accelerator instead of making them. Also: the
+// copy threads of a device whose copies are memcpy yield the cores.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "common/host_memory_device.hpp"
+#include "devices/emulated/emulated_device.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/runtime_detail.hpp"  // Task, as an executor sees it
 #include "trace/trace.hpp"
@@ -122,6 +133,48 @@ TEST(RuntimeSeams, CopiesGoThroughTheExecutor) {
     rt.wait_all();
     EXPECT_EQ(exec->copies_in.load(), 2);
     EXPECT_EQ(exec->copies_out.load(), 1);
+  }
+}
+
+// The nice of every thread of this process (Linux: /proc/self/task/*/stat,
+// field 19).
+std::vector<int> thread_nices() {
+  std::vector<int> nices;
+  for (const auto& e : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream in(e.path() / "stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto close = stat.rfind(')');  // the name may hold spaces
+    if (close == std::string::npos) continue;
+    std::istringstream fields(stat.substr(close + 2));
+    std::string f;
+    for (int i = 3; i <= 19 && fields >> f; ++i)
+      if (i == 19) nices.push_back(std::stoi(f));
+  }
+  return nices;
+}
+
+// An emulated device's copies are memcpy on the copy engine's and copy-out
+// threads: those yield the cores to the workers (nice 10); a device whose
+// copies it only waits for keeps them at the workers' priority.
+TEST(RuntimeSeams, CopyThreadsOfAnEmulatedDeviceYieldTheCores) {
+  auto at_ten = [] {
+    const auto n = thread_nices();
+    return std::count(n.begin(), n.end(), 10);
+  };
+  if (getpriority(PRIO_PROCESS, 0) != 0) GTEST_SKIP() << "run niced: new threads inherit it";
+  const auto before = at_ten();
+  for (bool emulated : {false, true}) {
+    RuntimeConfig rc;
+    rc.num_workers = 1;
+    rc.pin_threads = false;
+    if (emulated) rc.accelerators.push_back(std::make_shared<dev::EmulatedDevice>("emu0", dev::EmulatedConfig{}));
+    else rc.accelerators.push_back(std::make_shared<NoRunDevice>());
+    Runtime rt(rc);
+    rt.wait_all();
+    // the threads lower their own priority as they start: give them 2 s
+    const auto want = emulated ? 2 : 0;
+    for (int ms = 0; ms < 2000 && at_ten() - before != want; ++ms) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    EXPECT_EQ(at_ten() - before, want) << (emulated ? "emulated" : "host memory device");
   }
 }
 

@@ -49,6 +49,7 @@ class EmulatedDevice final : public Device {
   double nominal_speed() const override { return cfg_.speed; }
   bool herk_as_gemm() const override { return cfg_.herk_as_gemm; }
   double bandwidth_hint() const override { return cfg_.bandwidth_gbs > 0 ? cfg_.bandwidth_gbs * 1e9 : 20e9; }
+  bool copies_on_host_cores() const override { return true; }
 
   HETLA_DEVICE_KERNEL_OVERRIDES
 
