@@ -183,13 +183,22 @@ std::string host_source(const Layout& l, const std::string& precisions, const st
          " laswp in GB/s)";
 }
 
+// Whether an emu device of speed < 1 got no calibration thread of its speed
+// (more devices than cores): its model adds the wake-up (build()).
+bool uses_wake_up(const Layout& l, const HostRates& r) {
+  return std::any_of(l.set.accelerators.begin(), l.set.accelerators.end(), [&](const auto& a) {
+    const double s = a->nominal_speed();
+    return s < 1 && !r.stretched.count(s);
+  });
+}
+
 HostRates measure_rates(const Layout& l, const std::string& precisions, const std::vector<int64_t>& nbs, double seconds,
                         const CallPattern& calls = {}) {
   util::BlasThreadsGuard blas(1);  // one core per thread, as the runtime's workers run the BLAS
   HostRates r;
   for (char c : precisions)
     for (int64_t nb : nbs) measure_precision(r, c, nb, l.measured, seconds, calls);
-  r.wake_seconds = measure_wake_up();
+  if (uses_wake_up(l, r)) r.wake_seconds = measure_wake_up();  // 0.15 s: only when used
   if (!l.set.accelerators.empty()) r.copies = measure_emu_copies(nbs.front(), elem_bytes(precisions.front()));
   return r;
 }
@@ -349,7 +358,7 @@ MachineModel this_machine(const std::string& devices, char precision, int64_t nb
     merge(host.wall, fresh.wall);
     merge(host.cpu, fresh.cpu);
     for (const auto& [speed, rates] : fresh.stretched) merge(host.stretched[speed], rates);
-    host.wake_seconds = fresh.wake_seconds;
+    if (fresh.wake_seconds >= 0) host.wake_seconds = fresh.wake_seconds;
     if (fresh.copies.in_gbs > 0) host.copies = fresh.copies;
     const std::string add = host_source(l, std::string(1, precision), {nb}, 0.15);
     source = source.empty() ? add : source + "; " + add;
@@ -380,12 +389,13 @@ MachineModel this_machine(const std::string& devices, char precision, int64_t nb
     write = true;
   }
   // measured by a later version than wrote the store
-  if (host.wake_seconds < 0) host.wake_seconds = measure_wake_up();
+  const bool wake = uses_wake_up(l, host);
+  if (wake && host.wake_seconds < 0) host.wake_seconds = measure_wake_up();
   const bool emus = !l.set.accelerators.empty();
   if (emus && host.copies.in_gbs <= 0) host.copies = measure_emu_copies(nb, elem_bytes(precision));
   json& entry = doc["machines"][found];
-  if (write || !entry.contains("wake_up_us") || (emus && !entry.contains("emu_copies"))) {
-    entry["wake_up_us"] = host.wake_seconds * 1e6;
+  if (write || (wake && !entry.contains("wake_up_us")) || (emus && !entry.contains("emu_copies"))) {
+    if (host.wake_seconds >= 0) entry["wake_up_us"] = host.wake_seconds * 1e6;
     if (host.copies.in_gbs > 0)
       entry["emu_copies"] = {{"in_gbs", host.copies.in_gbs}, {"out_gbs", host.copies.out_gbs}};
     try {
