@@ -48,9 +48,15 @@ std::optional<int64_t> tuned(Panels panels, int64_t n, Which which) {
 // `fit`: shrunk by fit_workers for the whole order n (the variable schedule
 // applies its own rule at each position instead).
 template <typename T> int64_t builtin_tile_size(int64_t n, bool fit = true, int64_t cols128 = 4) {
-  // Large real problems: bigger tiles make the trailing GEMMs more efficient
-  // (dpotrf n = 8000: nb 384 at 100 GFLOP/s vs 94 at nb 256).
-  const int64_t nb = is_complex_v<T> ? 192 : (n >= 6000 ? 384 : 256);
+  // Large problems: bigger tiles make the trailing GEMMs more efficient
+  // (dpotrf n = 8000: nb 384 at 100 GFLOP/s vs 94 at nb 256). Complex kept
+  // 192 up to n = 3000: 256 would be halved to 128 by fit_workers at 2000
+  // (cpotrf / zpotrf there 1.03 / 0.95 of the vendor at 128, 1.07 / 0.96 at
+  // 192). Above it 192 lost to the vendor on the Xeon host (AVX-512, 2 cores,
+  // 2026-11-27): cpotrf / zpotrf n = 4000 0.88 / 0.90 at 192, 1.01 / 1.02 at
+  // 256; n = 8000 0.85 / 0.89 at 192, 0.98 / 1.06 at 384 (cgemm / zgemm 8000:
+  // 378 / 190 GFLOP/s at 192, 417 / 193 at 384).
+  const int64_t nb = n >= 6000 ? 384 : is_complex_v<T> && n < 3000 ? 192 : 256;
   return fit ? fit_workers(nb, n, cols128) : nb;
 }
 
