@@ -116,7 +116,7 @@ class Device : public Kernels<float>,
   /// Whether its copies are computed by the calling thread on the host's
   /// cores (memcpy: an emulated device), not by a DMA engine the thread only
   /// waits for: the runtime's copy threads for it then yield the cores to
-  /// the workers (copy_engine.cc).
+  /// the workers (runtime.cc).
   virtual bool copies_on_host_cores() const { return false; }
 
   // ---- memory (accelerators only; the host device never allocates) ----

@@ -1,7 +1,7 @@
-// How fast an emu device copies tiles and maps fresh memory on this host
-// (the calibration behind `--machine this`'s emu links): its copies are
-// memcpy on host threads, so they run at this host's memory speed, not at
-// the 20 GB/s hint an emu device without a bw parameter gives placement.
+// How fast an emu device copies tiles on this host (the calibration behind
+// `--machine this`'s emu links): its copies are memcpy on host threads, so
+// they run at this host's memory speed, not at the 20 GB/s hint an emu
+// device without a bw parameter gives placement.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -29,7 +29,7 @@ struct HostRates {
   /// the model built on `cpu` x speed missed (the emu points 1-14 % fast).
   std::map<double, Rates> stretched;
   double wake_seconds = -1;  // an emu kernel's wait past its target (measure_wake_up; < 0: not measured)
-  EmuCopies copies;          // an emu device's copies and fresh memory (all 0: not measured)
+  EmuCopies copies;          // an emu device's copies (0: not measured)
 };
 
 /// The last-level cache in bytes (sysfs, the highest cache index of cpu0),

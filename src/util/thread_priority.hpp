@@ -5,7 +5,8 @@
 namespace hetla::util {
 
 /// Lowers the calling thread's scheduling priority (Linux: nice 10 for this
-/// thread only); does nothing where that is not supported or not allowed.
+/// thread only, unless it is niced further already); does nothing where that
+/// is not supported or not allowed.
 void lower_current_thread_priority();
 
 }  // namespace hetla::util
