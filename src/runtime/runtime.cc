@@ -105,14 +105,11 @@ Runtime::Runtime(RuntimeConfig cfg)
       // run between tasks; 6-7 % at a lower priority, the run 1-2 % faster
       // in each of three pairs).
       const bool yield = devices_[static_cast<std::size_t>(d)]->copies_on_host_cores();
-      threads_.emplace_back([this, d, yield] {
-        if (yield) util::lower_current_thread_priority();
-        copy_loop(d);
-      });
-      threads_.emplace_back([this, d, yield] {
-        if (yield) util::lower_current_thread_priority();
-        checkpoint_loop(d);
-      });
+      for (void (Runtime::*loop)(int) : {&Runtime::copy_loop, &Runtime::checkpoint_loop})
+        threads_.emplace_back([this, d, yield, loop] {
+          if (yield) util::lower_current_thread_priority();
+          (this->*loop)(d);
+        });
     }
 }
 

@@ -64,7 +64,10 @@ Layout layout(const std::string& devices, int cores) {
   return l;
 }
 
-std::size_t elem_bytes(char precision) { return precision == 's' ? 4 : precision == 'z' ? 16 : 8; }
+std::size_t elem_bytes(char precision) {
+  constexpr std::size_t kBytes[] = {4, 8, 8, 16};  // s d c z
+  return kBytes[precision_index(precision)];
+}
 
 std::string fmt(const char* f, double v) {
   char b[64];
