@@ -175,6 +175,7 @@ MachineModel parse_model(const std::string& text, const std::string& source) {
       d.memory_bytes = rd.opt(o, "memory_gb", f, 0) * 1e9;
       d.fp64 = rd.opt_flag(o, "fp64", f, true);
       d.herk_as_gemm = rd.opt_flag(o, "herk_as_gemm", f, false);
+      d.copies_on_host_cores = rd.opt_flag(o, "copies_on_host_cores", f, false);
       d.hub = rd.opt_count(o, "hub", f, 0, 0);
       if (!o.contains("link_gbs")) rd.fail(f + ".link_gbs", "missing");
       d.link_gbs = rd.number(o["link_gbs"], f + ".link_gbs", true);

@@ -62,6 +62,10 @@ struct DeviceModel {
   /// wrote and is faster than its copy in (here 26 against 58 us a 512 KB
   /// tile, sim/emu_copies.cc).
   double link_out_gbs = 0;
+  /// Its copies are memcpy by threads on the host's cores (an emulated
+  /// device, Device::copies_on_host_cores), not a DMA engine: their time is
+  /// CPU time the cores' computing threads lose (SimExecutor::run).
+  bool copies_on_host_cores = false;
   Rates rates;
 };
 

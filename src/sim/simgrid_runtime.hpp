@@ -89,6 +89,11 @@ class SimExecutor final : public rt::Executor {
                 int64_t cols, std::size_t elem) override;
   /// Carries out the calling actor's deferred copies (see copy_out).
   void settle() override;
+  /// Runtime device d copies with memcpy on the host's cores (one node;
+  /// DeviceModel::copies_on_host_cores), at in_gbs toward it and out_gbs
+  /// back; `threads` threads compute on those cores (host workers and such
+  /// devices' workers). See run().
+  void copies_on_cores(int d, double in_gbs, double out_gbs, int threads);
   /// Seconds task t takes on runtime device d (0 when its kernel has no rate).
   double task_seconds(const rt::Task& t, int d) const;
   /// Bytes that really moved into / out of runtime device d (a cluster's node
@@ -109,6 +114,13 @@ class SimExecutor final : public rt::Executor {
   std::map<long, std::vector<Out>> deferred_;  // by actor id
   std::vector<uint64_t> in_, out_;
   uint64_t network_ = 0;
+  struct CoreCopies {
+    double in_gbs = 0, out_gbs = 0;  // 0: not on the cores
+  };
+  std::vector<CoreCopies> core_copies_;  // per runtime device
+  int core_threads_ = 1;
+  double core_debt_ = 0;                  // seconds of copies on the cores so far
+  std::map<long, double> debt_paid_;      // by actor id: the share its kernels took
   // A cluster: per tile, which nodes hold its current version in their host
   // memory (received once per version and cached, as the MPI layer does)
   // and how many copies each has sent; a copy out of a new version clears it.

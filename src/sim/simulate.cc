@@ -129,6 +129,13 @@ json simulate_in_engine(const MachineModel& model, const Request& req, int nodes
       }
   }
   auto executor = std::make_shared<SimExecutor>(platform, rates, precision_index(req.precision));
+  if (nodes == 1) {  // emulated devices: their copies run on the host's cores
+    int threads = cores, d = 1;
+    for (const auto& dm : model.devices) threads += dm.copies_on_host_cores ? dm.count : 0;
+    for (const auto& dm : model.devices)
+      for (int k = 0; k < dm.count; ++k, ++d)
+        if (dm.copies_on_host_cores) executor->copies_on_cores(d, dm.link_gbs, dm.link_out_gbs, threads);
+  }
   rc.executor = executor;
   rc.clock = std::make_shared<SimClock>();
   rc.threads = std::make_shared<SimThreads>(platform.cpu);

@@ -105,6 +105,7 @@ MachineModel build(const Layout& l, const HostRates& hr, const std::string& devi
     d.name = a->name();
     d.memory_bytes = static_cast<double>(a->memory_capacity());
     d.herk_as_gemm = a->herk_as_gemm();
+    d.copies_on_host_cores = a->copies_on_host_cores();
     const auto* e = dynamic_cast<const dev::EmulatedDevice*>(a.get());
     // Its copies are memcpy (at the measured rates), then wait out its bw
     // parameter if that is slower (EmulatedDevice::throttle).
@@ -159,6 +160,7 @@ MachineModel build(const Layout& l, const HostRates& hr, const std::string& devi
     m.sources.emplace_back(f + ".link_duplex", "full: an emu device times each copy on its own (EmulatedDevice::throttle), "
                                                "so a copy in and a copy out overlap");
     m.sources.emplace_back(f + ".memory_gb", "emu mem parameter (0: unlimited)");
+    m.sources.emplace_back(f + ".copies_on_host_cores", "an emu device's copies are memcpy on threads of the host's cores");
     m.devices.push_back(std::move(d));
   }
   return m;
@@ -287,6 +289,7 @@ std::string model_json(const MachineModel& m) {
               {"fp64", d.fp64},         {"herk_as_gemm", d.herk_as_gemm},
               {"kernels", curves_json(d.rates, 1, kDeviceKernels)}};
     if (d.link_out_gbs > 0) o["link_out_gbs"] = d.link_out_gbs;
+    if (d.copies_on_host_cores) o["copies_on_host_cores"] = true;
     devs.push_back(o);
   }
   j["devices"] = devs;

@@ -127,6 +127,38 @@ TEST(Simulate, EachRoutineIsDeterministic) {
   EXPECT_THROW(simulate(m, bad), std::runtime_error);
 }
 
+// An emulated device's copies are memcpy on the host's cores
+// (copies_on_host_cores): the computing threads (here the host's one worker
+// and the device's) share their time, each kernel taking its thread's share
+// of the copies since its last. gemm n = 200, nb 100, every column of C on
+// the device: 8 gemm tasks of 2 ms there, 12 tiles of 80 kB in at 1 GB/s
+// (80 us each) and at most 8 back at 2 GB/s (40 us): the device's kernels
+// take half of the copies in (all made before its last kernel) and at most
+// half of the copies back; the host worker, with no kernel, takes none.
+TEST(Simulate, CopiesOnTheHostCoresTakeTheComputingThreadsTime) {
+  auto model = [](bool on_cores) {
+    return parse_model(std::string(R"({"name": "emu", "host": {"cores": 1, "kernels": {"gemm": {"d": 8}}},
+      "devices": [{"name": "emu", "link_gbs": 1, "link_out_gbs": 2, "copies_on_host_cores": )") +
+                           (on_cores ? "true" : "false") + R"(, "kernels": {"gemm": {"d": 1}}}]})",
+                       "emu.json");
+  };
+  EXPECT_TRUE(model(true).devices[0].copies_on_host_cores);
+  Request r;
+  r.routine = "gemm";
+  r.n = 200;
+  r.nb = 100;
+  r.weights = "cpu=0,emu=1";
+  const Result off = simulate(model(false), r), on = simulate(model(true), r);
+  ASSERT_EQ(on.devices.size(), 2u);
+  EXPECT_EQ(on.devices[1].tasks, 8u);
+  EXPECT_EQ(on.devices[1].bytes_in, off.devices[1].bytes_in);
+  EXPECT_EQ(on.devices[1].bytes_in, 12u * 80000u);
+  const double in = 12 * 80e-6, out = static_cast<double>(on.devices[1].bytes_out) / 2e9;
+  EXPECT_GE(on.seconds - off.seconds, in / 2 - 1e-9);
+  EXPECT_LE(on.seconds - off.seconds, (in + out) / 2 + 1e-9);
+  EXPECT_NEAR(on.devices[1].busy_seconds - off.devices[1].busy_seconds, on.seconds - off.seconds, 1e-9);
+}
+
 TEST(Simulate, DeviceMemoryLimitEvicts) {
   Request r;
   r.n = 2048;

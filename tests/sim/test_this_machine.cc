@@ -66,6 +66,7 @@ TEST(ThisMachine, ModelFileRoundTrip) {
   EXPECT_GT(m.devices[0].link_out_gbs, 0);
   EXPECT_LE(m.devices[0].link_out_gbs, 4);
   EXPECT_EQ(m.devices[0].link_latency_us, 3);
+  EXPECT_TRUE(m.devices[0].copies_on_host_cores);  // memcpy on the host's cores (SimExecutor::run)
   EXPECT_GT(m.host.flops_per_second(kGetrfPanel, 1, 1024), 0);  // panels at heights nb..8nb
   EXPECT_GT(m.host.flops_per_second(dev::KernelId::Laswp, 1, 128), 0);
   EXPECT_EQ(m.host.flops_per_second(dev::KernelId::Gemm, 0, 128), 0);  // only what was measured
@@ -74,6 +75,7 @@ TEST(ThisMachine, ModelFileRoundTrip) {
   bool sourced = false;
   for (const auto& [k, v] : back.sources) sourced |= k == "host.kernels" && v.find("measured") != std::string::npos;
   EXPECT_TRUE(sourced);
+  EXPECT_TRUE(back.devices[0].copies_on_host_cores);  // written and read back
   for (std::size_t k = 1; k < kKernels; ++k) {
     EXPECT_EQ(back.host.curves[k][1].points, m.host.curves[k][1].points) << model_kernel_name(k);
     if (k < kDeviceKernels) {
