@@ -296,7 +296,22 @@ TEST(Cli, SimulateValidateWritesTheMeasuredRunsTrace) {
   auto r = run("simulate --validate potrf -n 1024 --nb 256 --devices cpu --json --trace " + s + " --measured-trace " + m);
   if (r.rc == 2 && r.err.find("no simulation") != std::string::npos) GTEST_SKIP() << "built without SimGrid";
   ASSERT_EQ(r.rc, 0) << r.out << r.err;
-  EXPECT_GT(Json::parse(r.out).at("measured_seconds").get<double>(), 0);
+  const Json out = Json::parse(r.out);
+  EXPECT_GT(out.at("measured_seconds").get<double>(), 0);
+  // three rounds of (measured runs, calibration, simulation); the one
+  // reported is the round of the median relative error
+  const Json& rounds = out.at("rounds");
+  ASSERT_EQ(rounds.size(), 3u) << r.out;
+  std::vector<double> errors;
+  for (const auto& rd : rounds) {
+    const double m = rd.at("measured_seconds").get<double>(), p = rd.at("predicted_seconds").get<double>();
+    EXPECT_GT(m, 0);
+    EXPECT_GT(p, 0);
+    EXPECT_NEAR(rd.at("relative_error").get<double>(), (p - m) / m, 1e-9);
+    errors.push_back(rd.at("relative_error").get<double>());
+  }
+  std::sort(errors.begin(), errors.end());
+  EXPECT_EQ(out.at("relative_error").get<double>(), errors[1]);
   auto per_kernel = [](const std::string& path) {
     std::map<std::string, int> n;
     const Json doc = Json::parse(slurp(path));
