@@ -60,7 +60,7 @@ void add_options(CLI::App& app, SimulateArgs& a) {
   app.add_flag("--list-machines", a.list, "print the machine models' names");
   app.add_option("--validate", a.validate, "run ROUTINE here and the simulation of it (--machine this),\nand print both")->option_text("ROUTINE")->check(one_of(kRoutines));
   app.add_option("--trace", a.trace, "write the task trace of the simulated run (virtual time):\nFILE.json is Chrome trace JSON, FILE.svg a Gantt chart\n(as hetla bench --trace)")->option_text("FILE")->check(trace_file());
-  app.add_option("--measured-trace", a.measured_trace, "with --validate: write the task trace of the last measured\nrun (wall time), in --trace's formats, to compare per-task\ntimes with the simulated --trace")->option_text("FILE")->check(trace_file());
+  app.add_option("--measured-trace", a.measured_trace, "with --validate: write the task trace of the reported round's\nlast measured run (wall time), in --trace's formats, to compare per-task\ntimes with the simulated --trace")->option_text("FILE")->check(trace_file());
   app.add_flag("--json", a.json, "one JSON object instead of text");
 }
 
@@ -443,7 +443,7 @@ int cmd_simulate(int argc, char** argv, int first) {
   CLI::App app("Predicts a routine's run on a machine model with the real scheduler on a\n"
                "simulated clock (SimGrid; no data, no kernels). --machine this models this\n"
                "machine for --devices. --validate runs the routine here and the simulation\n"
-               "of it, and prints both.",
+               "of it in three rounds, and prints the round of the median error (and all three).",
                "hetla simulate");
   setup_command(app,
                 "ROUTINE -n N --machine NAME|FILE [--nb NB] [--nrhs K] [--precision d] [--cores N]\n"
