@@ -181,14 +181,15 @@ void SimExecutor::copies_on_cores(int d, double in_gbs, double out_gbs, int thre
 }
 
 // A kernel on the host's cores (a host worker's, or an emulated device's)
-// also takes its thread's share of the copies that ran on those cores
-// since its previous one: the copy threads' memcpy is CPU time, and with
-// every core computing it comes out of the computing threads. Measured
-// (potrf n = 8000, cpu + emu:speed=0.5, nb 256): the host worker's gemm
-// took 549-565 us against 537-544 calibrated, the emu's 1247-1288 against
-// 1220-1251, while the copy threads ran 200 ms; with emu:speed=1 (no idle
-// core time) 633 and 602 against 550. Spread evenly: a copy thread runs
-// wherever the scheduler puts it.
+// also takes its thread's share of the copies made on those cores since its
+// previous one while every thread there computed: the copy threads' memcpy
+// is CPU time, and with no core idle it comes out of the computing threads
+// (charge_copy). Measured (potrf n = 8000, cpu + emu:speed=0.5, nb 256): the
+// host worker's gemm took 549-565 us against 537-544 calibrated, the emu's
+// 1247-1288 against 1220-1251, while the copy threads ran 200 ms; with
+// emu:speed=1 633 and 602 against 550. Charged for every copy, getrf 2000
+// on cpu,emu (its emu idle a quarter of the run) was predicted 8-12 % slow.
+// Spread evenly: a copy thread runs wherever the scheduler puts it.
 void SimExecutor::run(rt::Task& t, rt::TaskContext& ctx) {
   settle();
   const int d = ctx.device->id();
@@ -200,7 +201,18 @@ void SimExecutor::run(rt::Task& t, rt::TaskContext& ctx) {
     const double owed = core_debt_ / core_threads_ - paid;
     if (owed > 0) s += owed, paid += owed;
   }
-  if (s > 0) s4u::this_actor::sleep_for(s);
+  if (s <= 0) return;
+  if (on_cores) ++cores_computing_;
+  s4u::this_actor::sleep_for(s);
+  if (on_cores) --cores_computing_;
+}
+
+// A copy on the host's cores costs the computing threads only when none of
+// them is idle at that moment: else it runs on the idle one's core.
+void SimExecutor::charge_copy(int d, double bytes, bool in) {
+  const auto i = static_cast<std::size_t>(d);
+  if (i >= core_copies_.size() || core_copies_[i].in_gbs <= 0 || cores_computing_ < core_threads_) return;
+  core_debt_ += bytes / ((in ? core_copies_[i].in_gbs : core_copies_[i].out_gbs) * 1e9);
 }
 
 // A copy in runs without locks held: it takes its simulated time at once.
@@ -217,8 +229,7 @@ void SimExecutor::copy_in(dev::Device& d, const rt::Handle& h, void*, const void
   const int dv = d.id();
   if (platform_.nodes == 1) {
     in_[static_cast<std::size_t>(dv)] += bytes;
-    if (static_cast<std::size_t>(dv) < core_copies_.size() && core_copies_[static_cast<std::size_t>(dv)].in_gbs > 0)
-      core_debt_ += static_cast<double>(bytes) / (core_copies_[static_cast<std::size_t>(dv)].in_gbs * 1e9);
+    charge_copy(dv, static_cast<double>(bytes), true);
     s4u::Comm::sendto(platform_.cpu, platform_.host_of(dv), bytes);
     return;
   }
@@ -267,9 +278,7 @@ void SimExecutor::copy_out(dev::Device& d, const rt::Handle& h, void*, int64_t, 
   s4u::Host* from = platform_.host_of(dv);
   if (from == to) return;
   out_[static_cast<std::size_t>(dv)] += bytes;
-  if (platform_.nodes == 1 && static_cast<std::size_t>(dv) < core_copies_.size() &&
-      core_copies_[static_cast<std::size_t>(dv)].out_gbs > 0)
-    core_debt_ += static_cast<double>(bytes) / (core_copies_[static_cast<std::size_t>(dv)].out_gbs * 1e9);
+  if (platform_.nodes == 1) charge_copy(dv, static_cast<double>(bytes), false);
   deferred_[s4u::this_actor::get_pid()].push_back({from, to, bytes});
 }
 

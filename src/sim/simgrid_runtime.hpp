@@ -103,6 +103,7 @@ class SimExecutor final : public rt::Executor {
   uint64_t network_bytes() const { return network_; }
 
  private:
+  void charge_copy(int d, double bytes, bool in);  // see run()
   int home_node(const rt::Handle& h) const { return h.home > 0 ? platform_.node_of(h.home) : 0; }
   const Platform& platform_;
   std::vector<const Rates*> rates_;
@@ -119,6 +120,7 @@ class SimExecutor final : public rt::Executor {
   };
   std::vector<CoreCopies> core_copies_;  // per runtime device
   int core_threads_ = 1;
+  int cores_computing_ = 0;               // threads on the host's cores in a kernel now
   double core_debt_ = 0;                  // seconds of copies on the cores so far
   std::map<long, double> debt_paid_;      // by actor id: the share its kernels took
   // A cluster: per tile, which nodes hold its current version in their host
