@@ -238,14 +238,17 @@ Matrix<double> tiled(const std::vector<double>& a, int64_t n, int64_t nb) {
 
 // The measured runs of one round of --validate (below): the best of at
 // least one run and of a third of a second of runs (potrs, getrs: the solve
-// alone, on factors computed beforehand), after a warm-up run when `warm_up`.
-// With `cap`, the last run is traced into it.
+// alone, on factors computed beforehand), after a warm-up run: each round
+// starts the library afresh, and its first run maps an emulated device's
+// memory anew (potrf 4000 on cpu,emu, one run a round: 0.29-0.37 s in the
+// rounds without a warm-up, 0.28-0.30 in those with one). With `cap`, the last run
+// is traced into it.
 //
 // Why a third of a second a round: of two 40-60 ms runs (potrf n = 2000),
 // both were slowed at times (2026-11-26, idle machine: potrf 2000 cpu,emu
 // best of two 71 ms where a minute before and after it read 52-56 ms).
 double measure(const std::string& routine, int64_t n, int64_t nrhs, int64_t nb, const std::string& devices,
-               Schedule schedule, bool warm_up, TraceCapture* cap) {
+               Schedule schedule, TraceCapture* cap) {
   Config cfg;
   cfg.devices = devices;
   cfg.schedule = schedule;
@@ -264,7 +267,7 @@ double measure(const std::string& routine, int64_t n, int64_t nrhs, int64_t nb, 
   double best = 1e300, timed = 0;
   constexpr double kMeasuredSeconds = 1.0 / 3;
   constexpr int kMostRuns = 8;
-  const int first = warm_up ? 1 : 0;
+  constexpr int first = 1;  // the warm-up
   for (int r = 0; r <= first || (timed < kMeasuredSeconds && r < first + kMostRuns); ++r) {
     Matrix<double> X = solve ? Matrix<double>(n, nrhs, nb) : Matrix<double>{};
     if (solve) X.copy_from(X0.data(), n);
@@ -362,7 +365,7 @@ int simulate(const SimulateArgs& a) {
         Round rd;
         std::optional<TraceCapture> cap;
         if (!a.measured_trace.empty()) cap.emplace();
-        rd.measured = measure(q.routine, q.n, q.nrhs, q.nb, devices, sch, k == 0, cap ? &*cap : nullptr);
+        rd.measured = measure(q.routine, q.n, q.nrhs, q.nb, devices, sch, cap ? &*cap : nullptr);
         if (cap && cap->captured()) rd.measured_trace = measured_trace_text(a.measured_trace, *cap);
         cap.reset();
         const int cores = num_threads();
