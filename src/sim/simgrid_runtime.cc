@@ -194,8 +194,7 @@ void SimExecutor::run(rt::Task& t, rt::TaskContext& ctx) {
   settle();
   const int d = ctx.device->id();
   double s = task_seconds(t, d);
-  const bool on_cores = d == 0 || (static_cast<std::size_t>(d) < core_copies_.size() &&
-                                   core_copies_[static_cast<std::size_t>(d)].in_gbs > 0);
+  const bool on_cores = d == 0 || copies_on_cores(d);
   if (s > 0 && on_cores && core_debt_ > 0) {
     double& paid = debt_paid_[s4u::this_actor::get_pid()];
     const double owed = core_debt_ / core_threads_ - paid;
@@ -210,9 +209,9 @@ void SimExecutor::run(rt::Task& t, rt::TaskContext& ctx) {
 // A copy on the host's cores costs the computing threads only when none of
 // them is idle at that moment: else it runs on the idle one's core.
 void SimExecutor::charge_copy(int d, double bytes, bool in) {
-  const auto i = static_cast<std::size_t>(d);
-  if (i >= core_copies_.size() || core_copies_[i].in_gbs <= 0 || cores_computing_ < core_threads_) return;
-  core_debt_ += bytes / ((in ? core_copies_[i].in_gbs : core_copies_[i].out_gbs) * 1e9);
+  if (!copies_on_cores(d) || cores_computing_ < core_threads_) return;
+  const CoreCopies& c = core_copies_[static_cast<std::size_t>(d)];
+  core_debt_ += bytes / ((in ? c.in_gbs : c.out_gbs) * 1e9);
 }
 
 // A copy in runs without locks held: it takes its simulated time at once.

@@ -104,6 +104,10 @@ class SimExecutor final : public rt::Executor {
 
  private:
   void charge_copy(int d, double bytes, bool in);  // see run()
+  bool copies_on_cores(int d) const {  // device d's copies run on the host's cores
+    const auto i = static_cast<std::size_t>(d);
+    return i < core_copies_.size() && core_copies_[i].in_gbs > 0;
+  }
   int home_node(const rt::Handle& h) const { return h.home > 0 ? platform_.node_of(h.home) : 0; }
   const Platform& platform_;
   std::vector<const Rates*> rates_;
