@@ -71,6 +71,27 @@ class MpiComm final : public rt::Comm {
     if (done) delete r;
     return done != 0;
   }
+  // One MPI_Testsome instead of an MPI_Test per request: each call runs Open
+  // MPI's progress engine once, and the progress thread has ~100 requests in
+  // flight (potrf n = 8000, 1 x 2: 144k MPI_Test calls in 1.4k polls). Its
+  // thread's CPU time, on the core of the process's worker: 103-105 ms ->
+  // 94-97 ms in 2 alternated pairs (the run 1.30-1.37 s).
+  void test_some(const Request* reqs, std::size_t n, std::vector<std::size_t>& finished) override {
+    if (n == 0) return;
+    handles_.resize(n);
+    index_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) handles_[i] = *static_cast<MPI_Request*>(reqs[i]);
+    int count = 0;
+    {
+      std::lock_guard<std::mutex> lk(mpi_mutex());
+      check(MPI_Testsome(to_int(n), handles_.data(), &count, index_.data(), MPI_STATUSES_IGNORE), "MPI_Testsome");
+    }
+    for (int c = 0; c < count; ++c) {  // MPI_UNDEFINED (< 0) when none was active: none here
+      const auto i = static_cast<std::size_t>(index_[static_cast<std::size_t>(c)]);
+      delete static_cast<MPI_Request*>(reqs[i]);
+      finished.push_back(i);
+    }
+  }
   uint64_t sent() const { return sent_; }
 
  private:
@@ -79,6 +100,8 @@ class MpiComm final : public rt::Comm {
   int rank_, size_;
   int tag_ub_ = 32767;
   std::atomic<uint64_t> sent_{0};
+  std::vector<MPI_Request> handles_;  // test_some's scratch (the progress thread is its only caller)
+  std::vector<int> index_;
 };
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace hetla::rt {
 
@@ -37,6 +38,14 @@ class Comm {
   virtual Request irecv(void* data, std::size_t bytes, int source, uint64_t tag) = 0;
   /// True once the transfer finished (the request is then freed).
   virtual bool test(Request r) = 0;
+  /// Tests n requests at once: appends to `finished` the index of each
+  /// request test() would say is finished (and frees it). An implementation
+  /// that can should run its progress engine once for all of them
+  /// (MPI_Testsome), not once per request.
+  virtual void test_some(const Request* reqs, std::size_t n, std::vector<std::size_t>& finished) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (test(reqs[i])) finished.push_back(i);
+  }
 };
 
 /// Attaches `comm` to the runtime for a scope (one distributed call): starts

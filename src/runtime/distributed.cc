@@ -394,6 +394,9 @@ void Runtime::progress_loop() {
   std::vector<Task*> batch;
   std::vector<void*> ptrs;
   std::vector<int64_t> lds;
+  std::vector<Comm::Request> reqs;
+  std::vector<std::size_t> finished;  // indices into reqs
+  std::vector<char> done;             // per request of reqs
   us poll = kMinPoll;
   for (;;) {
     {
@@ -440,18 +443,22 @@ void Runtime::progress_loop() {
       active.push_back(std::move(p));
     }
     batch.clear();
+    reqs.clear();
+    for (const Pending& p : active)
+      if (p.req) reqs.push_back(p.req);
+    finished.clear();
+    done.assign(reqs.size(), 0);
+    try {
+      cs.comm->test_some(reqs.data(), reqs.size(), finished);
+      for (std::size_t r : finished) done[r] = 1;
+    } catch (...) {
+      set_error(std::current_exception());
+      done.assign(reqs.size(), 1);  // as a failed test: released, so nothing waits on it
+    }
     std::size_t kept = 0;
-    for (std::size_t i = 0; i < active.size(); ++i) {
+    for (std::size_t i = 0, r = 0; i < active.size(); ++i) {
       Pending& p = active[i];
-      bool done = true;
-      if (p.req) {
-        try {
-          done = cs.comm->test(p.req);
-        } catch (...) {
-          set_error(std::current_exception());
-        }
-      }
-      if (!done) {
+      if (p.req && !done[r++]) {
         if (kept != i) active[kept] = std::move(p);
         ++kept;
         continue;
