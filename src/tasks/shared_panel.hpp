@@ -1,5 +1,5 @@
 // The A operand of one step's distributed GEMM tasks, packed once per process
-// (getrf's update blocks, potrf's tile columns).
+// (getrf's update blocks, potrf's tile columns, geqrf's V in its larfb columns).
 #pragma once
 #include <algorithm>
 #include <cstdint>
