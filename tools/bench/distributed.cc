@@ -319,7 +319,12 @@ template <typename T> int64_t gemm_tile_size(const Args& a) {
 // hetla's default tile size for the routine (LU's panels want their own).
 template <typename T> int64_t tile_size(const Args& a) {
   if (a.nb > 0) return a.nb;
-  if (a.routine == "getrf") return default_tile_size<T>(a.n, Panels::LU);
+  // LU over processes: at least 256. A process's single worker has no tuned
+  // size (`hetla tune` tunes the whole machine's workers) and the built-in
+  // 192 keeps its panels and update blocks small: 2 processes x 1 core,
+  // n = 8000, 1 x 2 (2 alternated rounds): nb 192 126.6-130.7 GFLOP/s, 256
+  // 134.5, 384 135.6-136.5.
+  if (a.routine == "getrf") return std::max<int64_t>(256, default_tile_size<T>(a.n, Panels::LU));
   // QR over processes applies each panel as one larfb per tile column, whose
   // GEMMs are nb wide, where one process applies it to blocks of up to 8
   // columns: 2 processes x 1 core, n = 6000: nb 128 5.06 s, 192 4.73 s, 256 4.15 s.
