@@ -334,7 +334,7 @@ void larfb_left_by_owner(rt::Runtime& rt, const Reflectors<T>& R, int64_t p, Op 
     rt.insert(
         [=](rt::TaskContext& c) {
           thread_local std::vector<T> vpack, cpack;
-          bool vp = false, cp = false;
+          bool cp = false;
           const auto [V, ldv] = detail::panel_as_block(c, mb, kp, *panel, vpack);
           const auto [Cb, ldc] = tiles_as_block(c, g + 1, mb, n, cpack, cp);
           blas::larfb_left(op, height, n, kp, V, ldv, c.ptr<T>(g), c.ld(g), Cb, ldc);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tasks/tile.hpp"
+#include "util/pages.hpp"
 
 namespace hetla::tile::detail {
 
@@ -29,29 +30,45 @@ namespace hetla::tile::detail {
 template <typename T> struct SharedPanel {
   std::mutex mutex;
   std::vector<const T*> sources;  // the tiles it was packed from, in order
-  std::vector<int64_t> offsets;   // their first rows in data
-  std::vector<T> data;
+  std::vector<int64_t> offsets;   // their first rows in block()
   int64_t ld = 0;
   SharedPanel() = default;
-  /// Takes a pooled block to pack into (when the first task packs: the
+  /// Takes a pooled buffer to pack into (when the first task packs: the
   /// panels are made at insertion, long before).
   void take_pooled() {
     std::lock_guard<std::mutex> lk(pool_mutex());
     if (!pool().empty()) {
-      data.swap(pool().back());
+      data_ = std::move(pool().back());
       pool().pop_back();
     }
   }
+  /// Room for n elements (the pooled buffer when it is large enough).
+  T* reserve(std::size_t n) {
+    if (n > data_.elements) data_ = Buffer{util::PageBuffer(n * sizeof(T)), n};
+    return block();
+  }
+  T* block() const { return static_cast<T*>(data_.pages.get()); }
   ~SharedPanel() {
-    // Its memory goes to the next step's panel: a new block per step was
-    // fresh pages to fault in (the panels shrink, so a reused one fits).
+    // Its memory goes to a later step's panel (the panels shrink, so a
+    // reused one fits). With lookahead several steps' panels live at once
+    // and the pool is often empty: a new buffer's pages are mapped when it
+    // is allocated (util::PageBuffer), not faulted in one by one as the
+    // pack writes them. On a std::vector, potrf n = 8000, nb 256, 1 x 2:
+    // the worker took 28-30k page faults in the call, all in these packs.
     std::lock_guard<std::mutex> lk(pool_mutex());
-    if (data.capacity() != 0 && pool().size() < 4) pool().push_back(std::move(data));
+    if (data_.elements != 0 && pool().size() < 4) pool().push_back(std::move(data_));
   }
   SharedPanel(const SharedPanel&) = delete;
   SharedPanel& operator=(const SharedPanel&) = delete;
-  static std::vector<std::vector<T>>& pool() {
-    static std::vector<std::vector<T>> p;
+
+ private:
+  struct Buffer {
+    util::PageBuffer pages;
+    std::size_t elements = 0;
+  };
+  Buffer data_;
+  static std::vector<Buffer>& pool() {
+    static std::vector<Buffer> p;
     return p;
   }
   static std::mutex& pool_mutex() {
@@ -103,17 +120,18 @@ std::pair<const T*, int64_t> panel_as_block(const rt::TaskContext& c, const std:
   std::lock_guard<std::mutex> lk(shared.mutex);
   if (shared.sources.empty()) {
     shared.take_pooled();
-    const auto [p, ld] = tiles_as_block(c, 0, mb, cols, shared.data, packed);
+    T* p = shared.reserve(static_cast<std::size_t>(height * cols));
+    pack_tiles(c, 0, mb, cols, p);
     for (int t = 0, r0 = 0; t < g; r0 += static_cast<int>(mb[static_cast<std::size_t>(t)]), ++t)
       shared.sources.push_back(c.ptr<T>(t)), shared.offsets.push_back(r0);
-    shared.ld = ld;
-    return {p, ld};
+    shared.ld = height;
+    return {p, height};
   }
   const auto first = std::find(shared.sources.begin(), shared.sources.end(), c.ptr<T>(0));
   const auto at = static_cast<std::size_t>(first - shared.sources.begin());
   bool held = first != shared.sources.end() && shared.sources.size() - at >= static_cast<std::size_t>(g);
   for (int t = 1; t < g && held; ++t) held = shared.sources[at + static_cast<std::size_t>(t)] == c.ptr<T>(t);
-  if (held) return {shared.data.data() + shared.offsets[at], shared.ld};
+  if (held) return {shared.block() + shared.offsets[at], shared.ld};
   const auto [p, ld] = tiles_as_block(c, 0, mb, cols, own, packed);
   return {p, ld};
 }

@@ -80,6 +80,18 @@ template <typename T> std::vector<OwnedTiles> owned_tiles(const Matrix<T>& M, in
   return out;
 }
 
+/// Copies accesses first .. first + mb.size() - 1 of a task, tiles of mb[t]
+/// rows and `cols` columns, one below the other into `to` (column-major,
+/// leading dimension sum(mb)).
+template <typename T>
+void pack_tiles(const rt::TaskContext& c, int first, const std::vector<int64_t>& mb, int64_t cols, T* to) {
+  int64_t height = 0;
+  for (int64_t h : mb) height += h;
+  for (int t = 0, r0 = 0; t < static_cast<int>(mb.size()); r0 += static_cast<int>(mb[t]), ++t)
+    for (int64_t q = 0; q < cols; ++q)
+      std::copy_n(c.ptr<T>(first + t) + q * c.ld(first + t), mb[t], to + r0 + q * height);
+}
+
 /// Accesses first .. first + mb.size() - 1 of a task, tiles of mb[t] rows
 /// and `cols` columns, as one column-major block of sum(mb) rows: in place
 /// where they lie one below the other with one leading dimension (a
@@ -98,9 +110,7 @@ std::pair<T*, int64_t> tiles_as_block(const rt::TaskContext& c, int first, const
   packed = !block;
   if (block) return {c.ptr<T>(first), c.ld(first)};
   pack.resize(static_cast<std::size_t>(height * cols));
-  for (int t = 0, r0 = 0; t < g; r0 += static_cast<int>(mb[t]), ++t)
-    for (int64_t q = 0; q < cols; ++q)
-      std::copy_n(c.ptr<T>(first + t) + q * c.ld(first + t), mb[t], pack.data() + r0 + q * height);
+  pack_tiles(c, first, mb, cols, pack.data());
   return {pack.data(), height};
 }
 template <typename T>
