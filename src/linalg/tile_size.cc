@@ -21,11 +21,12 @@ namespace hetla {
 
 namespace {
 // Below ~4 tile columns per worker the DAG starves the cores: shrink tiles.
-// `cols128`: the tile columns per worker below which a 128 tile is halved
-// (Cholesky on the host cores keeps 128 down to 3, see model_tile_size).
-int64_t fit_workers(int64_t nb, int64_t n, int64_t cols128 = 4) {
+// `cols`: the tile columns per worker below which a tile is halved;
+// `cols128`: the same for a 128 tile (Cholesky on the host cores keeps its
+// tiles down to 2 columns per worker and 128 down to 3, see model_tile_size).
+int64_t fit_workers(int64_t nb, int64_t n, int64_t cols128 = 4, int64_t cols = 4) {
   const int64_t workers = std::max(1, num_threads());
-  while (nb > 64 && n / nb < (nb == 128 ? cols128 : 4) * workers) nb /= 2;
+  while (nb > 64 && n / nb < (nb == 128 ? cols128 : cols) * workers) nb /= 2;
   return nb;
 }
 
@@ -47,7 +48,7 @@ std::optional<int64_t> tuned(Panels panels, int64_t n, Which which) {
 
 // `fit`: shrunk by fit_workers for the whole order n (the variable schedule
 // applies its own rule at each position instead).
-template <typename T> int64_t builtin_tile_size(int64_t n, bool fit = true, int64_t cols128 = 4) {
+template <typename T> int64_t builtin_tile_size(int64_t n, bool fit = true, int64_t cols128 = 4, int64_t cols = 4) {
   // Large problems: bigger tiles make the trailing GEMMs more efficient
   // (dpotrf n = 8000: nb 384 at 100 GFLOP/s vs 94 at nb 256). Complex kept
   // 192 up to n = 3000: 256 would be halved to 128 by fit_workers at 2000
@@ -57,7 +58,7 @@ template <typename T> int64_t builtin_tile_size(int64_t n, bool fit = true, int6
   // 256; n = 8000 0.85 / 0.89 at 192, 0.98 / 1.06 at 384 (cgemm / zgemm 8000:
   // 378 / 190 GFLOP/s at 192, 417 / 193 at 384).
   const int64_t nb = n >= 6000 ? 384 : is_complex_v<T> && n < 3000 ? 192 : 256;
-  return fit ? fit_workers(nb, n, cols128) : nb;
+  return fit ? fit_workers(nb, n, cols128, cols) : nb;
 }
 
 // The built-in size when nothing is tuned near n; `factor` as below.
@@ -72,7 +73,12 @@ template <typename T> int64_t builtin_model_size(int64_t n, Panels panels, bool 
   // 8), 10 alternating processes of 10 repeats each: best 7.3 ms at 128
   // against 16.5 ms at 64 (vendor 9.5 / 11.4), median ratio 1.32 against 1.05.
   // (dgemm n = 1000 showed no gain from 128, so the general size keeps 64.)
-  if (panels == Panels::Cholesky) return builtin_tile_size<T>(n, fit, factor ? 3 : 4);
+  // Its larger tiles stay down to 2 tile columns per worker (4 halved 256 to
+  // 128 below n = 2048): Xeon host, 2 cores, best of 3-5, GFLOP/s at 128 /
+  // 256: dpotrf n = 1500 88 / 114, n = 2000 85-94 / 118-126, spotrf n = 1500
+  // 160 / 192, n = 2000 164-177 / 219-221 (0.85-0.91 of the vendor at 128,
+  // 1.12-1.39 at 256), zpotrf n = 1500 128 / 146.
+  if (panels == Panels::Cholesky) return builtin_tile_size<T>(n, fit, factor ? 3 : 4, factor ? 2 : 4);
   // A QR panel (a recursive QR on one core) costs ~2 m nb^2 flops at under
   // half of GEMM speed, so its share of the work grows with nb, while the
   // trailing larfb (GEMMs of inner dimension nb) gains only ~3% from 128 to

@@ -127,7 +127,8 @@ TEST_F(TunedTileSize, TheVariableScheduleFollowsTheTunedSizes) {
 TEST_F(TunedTileSize, CholeskyKeeps128DownToThreeColumnsPerWorker) {
   // No table: the built-in rule. A factorization's Cholesky size keeps 128
   // while there are 3 tile columns of 128 per worker (dpotrf n = 1000 on 2
-  // cores: 128); the general size (gemm, trsm, herk) halves it to 64 below 4.
+  // cores: 128), larger tiles while there are 2; the general size (gemm,
+  // trsm, herk) halves them below 4.
   const int64_t workers = num_threads();
   const int64_t n = 3 * workers * 128 + 64;  // 3.5 columns of 128 per worker
   if (default_tile_size<double>(n) != 64) GTEST_SKIP() << "not a host-only context (general size "
@@ -135,6 +136,10 @@ TEST_F(TunedTileSize, CholeskyKeeps128DownToThreeColumnsPerWorker) {
   EXPECT_EQ(default_tile_size<double>(n, Panels::Cholesky), 128);
   EXPECT_EQ(default_tile_size<double>(2 * workers * 128, Panels::Cholesky), 64);  // 2 per worker: halved
   EXPECT_EQ(default_tile_size<double>(8 * workers * 128), default_tile_size<double>(8 * workers * 128, Panels::Cholesky));
+  // Larger tiles keep down to 2 columns per worker (the general size halves
+  // them below 4): 2.5 columns of 256 per worker.
+  EXPECT_EQ(default_tile_size<double>(2 * workers * 256 + 128, Panels::Cholesky), 256);
+  EXPECT_EQ(default_tile_size<double>(2 * workers * 256 + 128), 128);
   const auto A0 = test::hpd_input<double>(Uplo::Lower, n, n, 11);
   auto A = A0;
   ASSERT_EQ(potrf<double>(Uplo::Lower, n, A.data(), n), 0);
