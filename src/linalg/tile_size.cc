@@ -87,8 +87,13 @@ template <typename T> int64_t builtin_model_size(int64_t n, Panels panels, bool 
   if (panels == Panels::QR) return std::min<int64_t>(builtin_tile_size<T>(n, fit), 128);
   // LU: the same trade between panel (OpenBLAS getrf on one core) and
   // trailing GEMMs settles at 192: dgetrf n=2000 +2.5% over 128, n=4000 and
-  // 6000 +1-3% over 256, n=8000 equal to 384.
-  return fit ? fit_workers(192, n) : 192;
+  // 6000 +1-3% over 256, n=8000 equal to 384 (EPYC host). From n = 4000, 256
+  // on the Xeon host (AVX-512, 2 cores, GFLOP/s at 192 / 256): sgetrf n = 4000
+  // 233 / 246, n = 8000 246 / 263 (0.91 / 0.98 of the vendor), zgetrf n = 4000
+  // 143 / 153; dgetrf 4000, cgetrf 4000 and zgetrf 8000 the same within noise
+  // (3 alternated pairs), dgetrf 8000 139 / 143 (154 at 384).
+  const int64_t nb = n >= 4000 ? 256 : 192;
+  return fit ? fit_workers(nb, n) : nb;
 }
 
 // `factor`: the size of a factorization (default_tile_size(n, panels)), not
