@@ -84,7 +84,11 @@ template <typename T> int64_t builtin_model_size(int64_t n, Panels panels, bool 
   // trailing larfb (GEMMs of inner dimension nb) gains only ~3% from 128 to
   // 256. Measured on 2 cores: dgeqrf n=4000 111-116 GFLOP/s at nb 128 vs
   // 107-112 at 256 (8000: equal), zgeqrf n=2000 +6%, dgels 6000x3000 +4%.
-  if (panels == Panels::QR) return std::min<int64_t>(builtin_tile_size<T>(n, fit), 128);
+  // From n = 6000 the Xeon host (AVX-512, 2 cores) wants 256, GFLOP/s at
+  // 128 / 256: dgeqrf n = 6000 112 / 124, n = 8000 110 / 127, sgeqrf 6000
+  // 248 / 271, 8000 247 / 281, cgeqrf 8000 285 / 289, zgeqrf 8000 143 / 145
+  // (at n = 4000 128 still ties or wins: sgeqrf 253 / 252, zgeqrf 140 / 135).
+  if (panels == Panels::QR) return std::min<int64_t>(builtin_tile_size<T>(n, fit), n >= 6000 ? 256 : 128);
   // LU: the same trade between panel (OpenBLAS getrf on one core) and
   // trailing GEMMs settles at 192: dgetrf n=2000 +2.5% over 128, n=4000 and
   // 6000 +1-3% over 256, n=8000 equal to 384 (EPYC host). From n = 4000, 256
