@@ -379,15 +379,21 @@ std::size_t Runtime::divert_comm(Task** ts, std::size_t n) {
 // Starts ready transfers (their bodies post the request), polls those in
 // flight, releases the finished ones' successors. Sleeps while idle. While
 // transfers are in flight it polls after kMinPoll, doubling the wait up to
-// kMaxPoll while none completes and no new one comes: each poll wakes this
-// thread on a core a compute worker uses (one process per core under
-// mpirun --bind-to core). Polling every 30 us cost a quarter of the compute:
-// 2 processes x 1 core, 1 x 2 grid, n = 6000 (same minutes, ScaLAPACK the
-// baseline): potrf 1.46 s at 30 us, 1.13 s at 300 us, 1.08 s at 3 ms;
-// getrf 3.17 s -> 2.49 s and geqrf 7.11 s -> 4.82 s from 30 us to 1 ms.
+// kMaxPoll while none completes and no new one comes (a completion brings it
+// back to at most kResetPoll): each poll wakes this thread on a core a
+// compute worker uses (one process per core under mpirun --bind-to core).
+// Polling every 30 us cost a quarter of the compute: 2 processes x 1 core,
+// 1 x 2 grid, n = 6000 (same minutes, ScaLAPACK the baseline): potrf 1.46 s
+// at 30 us, 1.13 s at 300 us, 1.08 s at 3 ms; getrf 3.17 s -> 2.49 s and
+// geqrf 7.11 s -> 4.82 s from 30 us to 1 ms. From 50 / 50 / 2000 us to
+// 200 / 1000 / 5000 us (n = 8000, nb 256, 1 x 2, alternated pairs): the
+// worker's involuntary context switches 1.6-1.9k -> 0.85-0.9k a run, potrf
+// +1.7 to +6.9 % (4 pairs), getrf +2.3 / +5.0 %, geqrf +0.5 %; getrf
+// n = 3000 on 2 x 2 and potrf 2000 on 1 x 2 the same within noise. While a
+// host worker sleeps it polls every kIdlePoll (below).
 void Runtime::progress_loop() {
   using us = std::chrono::microseconds;
-  constexpr us kMinPoll{50}, kMaxPoll{2000};
+  constexpr us kIdlePoll{50}, kMinPoll{200}, kResetPoll{1000}, kMaxPoll{5000};
   constexpr std::size_t kSpare = 64;  // pack buffers kept for reuse
   CommState& cs = *comm_;
   std::vector<Pending> active;
@@ -463,7 +469,7 @@ void Runtime::progress_loop() {
         ++kept;
         continue;
       }
-      poll = kMinPoll;  // a transfer completed: others of the same step are likely close
+      poll = std::min(poll, kResetPoll);  // a transfer completed: others of the same step are likely close
       if (p.unpack_to) copy_columns(*p.geometry, p.packed.data(), p.geometry->rows, p.unpack_to, p.unpack_ld);
       if (p.packed.capacity() != 0 && cs.spare.size() < kSpare) {
         cs.spare.push_back(std::move(p.packed));  // its size kept: resizing up to it would zero it
@@ -479,10 +485,10 @@ void Runtime::progress_loop() {
     // latency per transfer on the critical path otherwise). Not measurable
     // apart on the loaded 2-core machine; potrf n = 8000, 1 x 2, with it and
     // the copy arena: 2.68-3.54 s against 2.81-4.27 s, 4 alternated pairs.
-    if (!active.empty() && poll != kMinPoll) {
+    if (!active.empty() && poll > kIdlePoll) {
       Queue& q = *queues_[0];
       std::lock_guard<std::mutex> lk(q.mutex);
-      if (q.sleepers > 0) poll = kMinPoll;
+      if (q.sleepers > 0) poll = kIdlePoll;
     }
   }
 }
