@@ -370,13 +370,17 @@ TEST(HybridDefault, ContextDefaultFallsBackForUniformMatrices) {
 
 TEST(DefaultTileSize, FactorizationsFollowTheirPanelsOnHostCoresAlone) {
   // Panels cost more with larger tiles: on host cores alone QR's default is
-  // capped at 128 and LU's is 192; with an accelerator both keep the general
-  // size (large tiles for the accelerator's GEMMs).
+  // capped at 128 (256 from n = 6000) and LU's is 192 (256 from n = 4000),
+  // below the general size of large orders; with an accelerator both keep
+  // the general size (large tiles for the accelerator's GEMMs).
   Config cfg;
   cfg.devices = "cpu";
   init(cfg);
-  EXPECT_LE(default_tile_size<double>(8000, Panels::QR), 128);
-  EXPECT_EQ(default_tile_size<double>(8000, Panels::LU), 192);
+  EXPECT_LE(default_tile_size<double>(3000, Panels::QR), 128);
+  EXPECT_EQ(default_tile_size<double>(8000, Panels::QR), 256);
+  EXPECT_LT(default_tile_size<double>(8000, Panels::QR), default_tile_size<double>(8000));
+  EXPECT_EQ(default_tile_size<double>(3000, Panels::LU), 192);
+  EXPECT_EQ(default_tile_size<double>(8000, Panels::LU), 256);
   EXPECT_EQ(default_tile_size<double>(8000, Panels::Cholesky), default_tile_size<double>(8000));
   EXPECT_EQ(default_tile_size<double>(100, Panels::QR), default_tile_size<double>(100));  // already small
   EXPECT_LE(default_tile_size<double>(100, Panels::LU), 64);  // still 4 tile columns per worker
@@ -384,7 +388,7 @@ TEST(DefaultTileSize, FactorizationsFollowTheirPanelsOnHostCoresAlone) {
   init(cfg);
   for (Panels p : {Panels::Cholesky, Panels::LU, Panels::QR})
     EXPECT_EQ(default_tile_size<double>(8000, p), default_tile_size<double>(8000));
-  EXPECT_GT(default_tile_size<double>(8000, Panels::QR), 128);
+  EXPECT_GT(default_tile_size<double>(8000, Panels::QR), 256);
   finalize();
 }
 
