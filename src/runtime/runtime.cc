@@ -252,6 +252,14 @@ void Runtime::add_dependence(Task* t, const Handle::Ref& pred) {
   p->lock.unlock();
 }
 
+// Drops the readers that finished and were recycled (their seq moved on, a
+// final state: see add_dependence), before the list would grow: a tile read
+// by many tasks one after the other (fanout) keeps a short list instead of
+// one entry per reader since the last write.
+void Runtime::prune_readers(Handle& h) {
+  std::erase_if(h.readers, [](const Handle::Ref& r) { return r.task->seq.load(std::memory_order_relaxed) != r.seq; });
+}
+
 void Runtime::submit(CallGraph& c, Task* t, const Access* acc, std::size_t nacc, const TaskOptions& opt) {
   if (opt.device >= num_devices()) {
     t->body.reset();
@@ -294,6 +302,7 @@ void Runtime::submit(CallGraph& c, Task* t, const Access* acc, std::size_t nacc,
     }
     if (acc[a].mode == Mode::Read) {
       add_dependence(t, h->last_writer);  // RaW
+      if (h->readers.size() >= 32 && h->readers.size() == h->readers.capacity()) prune_readers(*h);
       h->readers.push_back(self);
     } else {
       if (h->readers.empty()) {

@@ -280,6 +280,7 @@ class Runtime {
   void push_ready_batch(Task** ts, std::size_t n);
   void push_to(int d, Task** ts, std::size_t n);
   Task* try_pop(int d);
+  static void prune_readers(Handle& h);
   Task* execute(Task* t, int worker, detail::Streak* streak = nullptr);  // returns a kept successor (release)
   Task* push_and_take(Task** ts, std::size_t n);  // ready host tasks: all but the best (or the queue's best) queued
   void worker_loop(int worker);

@@ -289,6 +289,28 @@ TEST(Dependences, ManyReadersThenWriter) {
   EXPECT_EQ(sum.load(), 100 * 1 + 40 * 2);
 }
 
+TEST(Dependences, WriterWaitsForASlowReaderAmongManyFinishedOnes) {
+  // The handle's list of readers drops the finished ones as it grows
+  // (Runtime::prune_readers); a slow first reader, still running while
+  // thousands of later readers finish and are recycled, must stay in it.
+  Runtime rt(workers(2));
+  Handle h;
+  std::atomic<bool> slow_done{false};
+  bool slow_done_at_write = false;
+  rt.insert(
+      [&](TaskContext&) {
+        std::this_thread::sleep_for(kSlow);
+        slow_done = true;
+      },
+      {R(&h)});
+  std::atomic<int> fast{0};
+  for (int r = 0; r < 5000; ++r) rt.insert([&](TaskContext&) { ++fast; }, {R(&h)});
+  rt.insert([&](TaskContext&) { slow_done_at_write = slow_done.load(); }, {W(&h)});
+  test::must_finish("wait_all", [&] { rt.wait_all(); });
+  EXPECT_TRUE(slow_done_at_write) << "writer started before the slow reader finished";
+  EXPECT_EQ(fast.load(), 5000);
+}
+
 TEST(Dependences, OneWriterManySuccessors) {
   // A writer with many dependent readers (beyond the inline successor buffer).
   Runtime rt(workers(4));
