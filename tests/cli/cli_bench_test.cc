@@ -60,10 +60,11 @@ void check_checked_lines(const Result& r, const std::string& routine, const std:
 // processes are tests/mpi's.
 TEST(Cli, BenchGridOneProcess) {
 #if HETLA_CLI_MPI == 1
-  auto r = run("bench potrf -n 200 --nb 32 --grid 1x1 --check --baseline --json");
+  auto r = run("bench potrf -n 200 --nb 32 --grid 1x1 --check --baseline --json -r 2");
   ASSERT_EQ(r.rc, 0) << r.out << r.err;
   auto j = flat_object(lines(r.out).at(0));
   EXPECT_EQ(j["grid"], "1x1");
+  EXPECT_EQ(j["repeat"], "2");  // -r as in the single-process bench
   EXPECT_EQ(j["ranks"], "1");
   EXPECT_EQ(j["info"], "0");
   EXPECT_EQ(j["residual_ok"], "true") << r.out;
@@ -71,9 +72,10 @@ TEST(Cli, BenchGridOneProcess) {
   EXPECT_TRUE(is_positive_number(j["seconds"]));
   EXPECT_TRUE(is_positive_number(j["baseline_seconds"]));
   EXPECT_EQ(j["bytes_sent"], "[0]");  // nothing to send in one process
-  auto g = run("bench gemm -n 150 -k 70 --nb 32 --grid 1x1 --check --json --precision z");
+  auto g = run("bench gemm -n 150 -k 70 --nb 32 --grid 1x1 --check --json -p z");
   ASSERT_EQ(g.rc, 0) << g.out << g.err;
   EXPECT_EQ(flat_object(lines(g.out).at(0))["residual_ok"], "true") << g.out;
+  EXPECT_EQ(flat_object(lines(g.out).at(0))["precision"], "z") << g.out;
   auto lu = run("bench getrf -m 200 -n 170 --nb 32 --grid 1x1 --check --baseline --json");
   ASSERT_EQ(lu.rc, 0) << lu.out << lu.err;
   auto l = flat_object(lines(lu.out).at(0));

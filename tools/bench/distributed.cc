@@ -403,6 +403,7 @@ int bench(const Args& a) {
                         : a.routine == "potrf" ? ",\"uplo\":\"" + a.uplo + "\"" : std::string()) +
                   ",\"nb\":" + std::to_string(nb) + ",\"grid\":\"" + a.grid + "\",\"ranks\":" +
                   std::to_string(g.size()) + ",\"threads\":" + std::to_string(hetla::num_threads()) +
+                  ",\"repeat\":" + std::to_string(a.repeat) +
                   ",\"seconds\":" + fmt(r.seconds) + ",\"gflops\":" + fmt(gflops) + ",\"info\":" +
                   std::to_string(r.info) + ",\"residual\":" + (a.check ? fmt(r.residual) : null) +
                   ",\"residual_ok\":" + (a.check ? (ok ? "true" : "false") : null);
@@ -456,9 +457,9 @@ int run_distributed(int argc, char** argv, int first) {
                  "tile and ScaLAPACK block size (default: hetla's for n; gemm: the one within 1/4 of it "
                  "that spreads C most evenly over the grid)");
   app.add_option("--grid", a.grid, "process grid PxQ, P Q = the number of processes")->required();
-  app.add_option("--precision", a.precision, "s, d, c or z")->check(CLI::IsMember({"s", "d", "c", "z"}));
+  app.add_option("-p,--precision", a.precision, "s, d, c or z")->check(CLI::IsMember({"s", "d", "c", "z"}));
   app.add_option("--uplo", a.uplo, "L or U (potrf)")->check(CLI::IsMember({"L", "U"}));
-  app.add_option("--repeat", a.repeat, "runs; the best is reported")->check(CLI::PositiveNumber);
+  app.add_option("-r,--repeat", a.repeat, "runs of hetla and of the baseline; the best of each is reported")->check(CLI::PositiveNumber);
   app.add_flag("--check", a.check, "residual on rank 0");
   app.add_flag("--baseline", a.baseline, "ScaLAPACK on the same processes, block size and matrix");
   app.add_flag("--json", a.json, "one JSON line from rank 0");
