@@ -93,8 +93,7 @@ void gemm_column_by_owner(rt::Runtime& rt, Op opb, T alpha, const Matrix<T>& M, 
     for (int64_t i : rows) acc.push_back(rt::R(M.handle(i, k))), mb.push_back(M.tile_mb(i));
     acc.push_back(rt::R(B.h));
     for (int64_t i : rows) acc.push_back(rt::RW(M.handle(i, j)));
-    int64_t height = 0;
-    for (int64_t h : mb) height += h;
+    const int64_t height = sum_sizes(mb);
     const int64_t n = M.tile_nb(j), kk = M.tile_nb(k);
     // One pack of the panel per step and process: column j reads its rows
     // j+1.., a tail of what the step's first column packed.
@@ -211,9 +210,7 @@ bool gemm_by_owner(rt::Runtime& rt, Op opa, Op opb, T alpha, const Matrix<T>& A,
         for (int64_t j : blk.cols) acc.push_back(rt::R(opb == Op::NoTrans ? B.handle(l, j) : B.handle(j, l)));
         for (int64_t j : blk.cols)
           for (int64_t i : blk.rows) acc.push_back(rt::RW(C.handle(i, j)));
-        int64_t height = 0, width = 0;
-        for (int64_t h : mb) height += h;
-        for (int64_t w : nb) width += w;
+        const int64_t height = sum_sizes(mb), width = sum_sizes(nb);
         const std::vector<int64_t> one{kk};
         rt.insert(
             [=](rt::TaskContext& c) {

@@ -171,9 +171,7 @@ void gemm_block_by_owner(rt::Runtime& rt, const Matrix<T>& M, int64_t k, int64_t
         acc.push_back(rt::RW(M.handle(i, j)));
       }
     const int gm = static_cast<int>(rows.size()), gn = static_cast<int>(cols.size());
-    int64_t height = 0, width = 0;
-    for (int64_t h : mb) height += h;
-    for (int64_t w : nb) width += w;
+    const int64_t height = sum_sizes(mb), width = sum_sizes(nb);
     const int64_t kk = M.tile_nb(k);
     std::shared_ptr<detail::SharedPanel<T>> panel = detail::shared_panel<T>(M.handle(i1, k), r);
     rt.insert(

@@ -109,19 +109,14 @@ template <typename T> std::shared_ptr<SharedPanel<T>> shared_panel(const void* k
 template <typename T>
 std::pair<const T*, int64_t> panel_as_block(const rt::TaskContext& c, const std::vector<int64_t>& mb, int64_t cols,
                                             SharedPanel<T>& shared, std::vector<T>& own) {
-  bool packed = false;
-  int64_t height = 0;
-  for (int64_t h : mb) height += h;
+  const int64_t height = sum_sizes(mb);
   const int g = static_cast<int>(mb.size());
-  bool block = c.ld(0) >= height;
-  for (int t = 1; t < g && block; ++t)
-    block = c.ld(t) == c.ld(0) && c.ptr<T>(t) == c.ptr<T>(t - 1) + mb[static_cast<std::size_t>(t - 1)];
-  if (block) return {c.ptr<T>(0), c.ld(0)};
+  if (tiles_form_block<T>(c, 0, mb, height)) return {c.ptr<T>(0), c.ld(0)};
   std::lock_guard<std::mutex> lk(shared.mutex);
   if (shared.sources.empty()) {
     shared.take_pooled();
     T* p = shared.reserve(static_cast<std::size_t>(height * cols));
-    pack_tiles(c, 0, mb, cols, p);
+    pack_tiles(c, 0, mb, cols, p, height);
     for (int t = 0, r0 = 0; t < g; r0 += static_cast<int>(mb[static_cast<std::size_t>(t)]), ++t)
       shared.sources.push_back(c.ptr<T>(t)), shared.offsets.push_back(r0);
     shared.ld = height;
@@ -132,8 +127,9 @@ std::pair<const T*, int64_t> panel_as_block(const rt::TaskContext& c, const std:
   bool held = first != shared.sources.end() && shared.sources.size() - at >= static_cast<std::size_t>(g);
   for (int t = 1; t < g && held; ++t) held = shared.sources[at + static_cast<std::size_t>(t)] == c.ptr<T>(t);
   if (held) return {shared.block() + shared.offsets[at], shared.ld};
-  const auto [p, ld] = tiles_as_block(c, 0, mb, cols, own, packed);
-  return {p, ld};
+  own.resize(static_cast<std::size_t>(height * cols));
+  pack_tiles(c, 0, mb, cols, own.data(), height);
+  return {own.data(), height};
 }
 
 }  // namespace hetla::tile::detail

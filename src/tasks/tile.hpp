@@ -80,37 +80,49 @@ template <typename T> std::vector<OwnedTiles> owned_tiles(const Matrix<T>& M, in
   return out;
 }
 
+/// Rows of tiles of mb[t] rows one below the other (or columns of tiles
+/// side by side).
+inline int64_t sum_sizes(const std::vector<int64_t>& sizes) {
+  int64_t sum = 0;
+  for (int64_t s : sizes) sum += s;
+  return sum;
+}
+
+/// Whether accesses first .. first + mb.size() - 1 of a task, tiles of mb[t]
+/// rows and `height` = sum_sizes(mb) rows in all, lie one below the other
+/// with one leading dimension (a process's tiles of a tile column in its
+/// local array): one column-major block in place.
+template <typename T>
+bool tiles_form_block(const rt::TaskContext& c, int first, const std::vector<int64_t>& mb, int64_t height) {
+  bool block = c.ld(first) >= height;
+  for (int t = 1; t < static_cast<int>(mb.size()) && block; ++t)
+    block = c.ld(first + t) == c.ld(first) && c.ptr<T>(first + t) == c.ptr<T>(first + t - 1) + mb[t - 1];
+  return block;
+}
+
 /// Copies accesses first .. first + mb.size() - 1 of a task, tiles of mb[t]
 /// rows and `cols` columns, one below the other into `to` (column-major,
-/// leading dimension sum(mb)).
+/// leading dimension ld = sum_sizes(mb)).
 template <typename T>
-void pack_tiles(const rt::TaskContext& c, int first, const std::vector<int64_t>& mb, int64_t cols, T* to) {
-  int64_t height = 0;
-  for (int64_t h : mb) height += h;
+void pack_tiles(const rt::TaskContext& c, int first, const std::vector<int64_t>& mb, int64_t cols, T* to, int64_t ld) {
   for (int t = 0, r0 = 0; t < static_cast<int>(mb.size()); r0 += static_cast<int>(mb[t]), ++t)
     for (int64_t q = 0; q < cols; ++q)
-      std::copy_n(c.ptr<T>(first + t) + q * c.ld(first + t), mb[t], to + r0 + q * height);
+      std::copy_n(c.ptr<T>(first + t) + q * c.ld(first + t), mb[t], to + r0 + q * ld);
 }
 
 /// Accesses first .. first + mb.size() - 1 of a task, tiles of mb[t] rows
 /// and `cols` columns, as one column-major block of sum(mb) rows: in place
-/// where they lie one below the other with one leading dimension (a
-/// process's tiles of a tile column in its local array), else packed into
-/// `pack`. Returns the block and its leading dimension; `packed` says which.
+/// where they form one (tiles_form_block), else packed into `pack`. Returns
+/// the block and its leading dimension; `packed` says which.
 /// unpack_tiles() writes a packed block back.
 template <typename T>
 std::pair<T*, int64_t> tiles_as_block(const rt::TaskContext& c, int first, const std::vector<int64_t>& mb,
                                       int64_t cols, std::vector<T>& pack, bool& packed) {
-  int64_t height = 0;
-  for (int64_t h : mb) height += h;
-  const int g = static_cast<int>(mb.size());
-  bool block = c.ld(first) >= height;
-  for (int t = 1; t < g && block; ++t)
-    block = c.ld(first + t) == c.ld(first) && c.ptr<T>(first + t) == c.ptr<T>(first + t - 1) + mb[t - 1];
-  packed = !block;
-  if (block) return {c.ptr<T>(first), c.ld(first)};
+  const int64_t height = sum_sizes(mb);
+  packed = !tiles_form_block<T>(c, first, mb, height);
+  if (!packed) return {c.ptr<T>(first), c.ld(first)};
   pack.resize(static_cast<std::size_t>(height * cols));
-  pack_tiles(c, first, mb, cols, pack.data());
+  pack_tiles(c, first, mb, cols, pack.data(), height);
   return {pack.data(), height};
 }
 template <typename T>
@@ -129,9 +141,7 @@ void unpack_tiles(const rt::TaskContext& c, int first, const std::vector<int64_t
 template <typename T>
 std::pair<T*, int64_t> tiles_as_grid(const rt::TaskContext& c, int first, const std::vector<int64_t>& mb,
                                      const std::vector<int64_t>& nb, std::vector<T>& pack, bool& packed) {
-  int64_t height = 0, width = 0;
-  for (int64_t h : mb) height += h;
-  for (int64_t w : nb) width += w;
+  const int64_t height = sum_sizes(mb), width = sum_sizes(nb);
   const int gm = static_cast<int>(mb.size()), gn = static_cast<int>(nb.size());
   const int64_t ld = c.ld(first);
   T* const base = c.ptr<T>(first);
