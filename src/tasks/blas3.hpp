@@ -274,6 +274,36 @@ void gemm_column(rt::Runtime& rt, Op opb, T alpha, const Matrix<T>& M, int64_t i
        2.0 * flop_scale<T>() * static_cast<double>(C.mb * C.nb * kk)});
 }
 
+/// gemm_column for tile columns j1..j2 at once, below row i1 - 1: C(i, j) =
+/// alpha A(i, k) A(j, k)^H + beta C(i, j) for i >= i1 and j1 <= j <= j2, as
+/// one GEMM task when the tiles form column-major blocks and only the host
+/// computes, not spread over processes (as gemm_column). Returns false,
+/// inserting nothing, otherwise.
+template <typename T>
+bool gemm_columns(rt::Runtime& rt, T alpha, const Matrix<T>& M, int64_t i1, int64_t k, int64_t j1, int64_t j2, T beta,
+                  Opts o) {
+  const int64_t i2 = M.mt() - 1;
+  if (i1 > i2 || rt.num_devices() != 1 || M.tile_nb(k) < 256 || M.handle(i1, j1)->rank >= 0) return false;
+  const auto a = hetla::detail::as_block(M, i1, i2, k, k), b = hetla::detail::as_block(M, j1, j2, k, k),
+             c = hetla::detail::as_block(M, i1, i2, j1, j2);
+  if (!a || !b || !c) return false;
+  std::vector<rt::Access> acc;
+  for (int64_t i = i1; i <= i2; ++i) acc.push_back(rt::R(M.handle(i, k)));
+  for (int64_t j = j1; j <= j2; ++j) acc.push_back(rt::R(M.handle(j, k)));
+  for (int64_t j = j1; j <= j2; ++j)
+    for (int64_t i = i1; i <= i2; ++i) acc.push_back(rt::RW(M.handle(i, j)));
+  const Tile<T> A = *a, B = *b, C = *c;
+  rt.insert(
+      [=](rt::TaskContext&) {
+        if (o.skipped()) return;
+        blas::gemm(Op::NoTrans, Op::ConjTrans, C.mb, C.nb, A.nb, alpha, A.data, A.ld, B.data, B.ld, beta, C.data, C.ld);
+      },
+      acc.data(), acc.size(),
+      {o.priority, "gemm", rt::kHostOnly, dev::KernelId::None,
+       2.0 * flop_scale<T>() * static_cast<double>(C.mb * C.nb * A.nb)});
+  return true;
+}
+
 /// C = beta C on one tile (BLAS: beta == 0 sets C to zero without reading it,
 /// so NaN in C does not propagate). `uplo` restricts it to a triangle
 /// (General = the whole tile). Host task: scaling is memory bound.

@@ -78,6 +78,16 @@ TYPED_TEST(Potrf, TileMatrixAllShapes) {
         }
 }
 
+// Single precision's trailing update takes two tile columns a GEMM while 8
+// or more are left (potrf.cc, update_width), in place for a column-major
+// view with tiles of 256 and more, tile by tile for an owned tile matrix.
+TEST(PotrfBlockedUpdate, SinglePrecisionTwoColumnsAGemm) {
+  const int64_t nb = 256, n = 10 * nb + 37, lda = n + 3;
+  const auto A0 = test::ill_input<float>(Uplo::Lower, n, lda, 7);  // off-diagonal terms that matter
+  check_column_major<float>(Uplo::Lower, n, lda, A0, nb);
+  check_tile_matrix<float>(Uplo::Lower, n, lda, A0, nb);
+}
+
 TYPED_TEST(Potrf, IllConditioned) {
   // cond ~1e10 (d, z) or ~1e3 (s, c): the backward error stays O(eps).
   using T = TypeParam;
