@@ -24,7 +24,7 @@ namespace {
 /// after the panel: in single precision two while 8 or more are left (one
 /// core: a 7680 x 768 x 384 sgemm 4-18 % faster than 7680 x 384 x 384;
 /// spotrf n = 8000 +1 to +11 %, 8 alternated pairs, 0.92-0.94 of the vendor
-/// -> 0.98-1.00, 6000 +2 %); double gained 1-2 % at n = 8000 and lost 5-7 %
+/// -> 0.96-1.00, 6000 +2 %); double gained 1-2 % at n = 8000 and lost 5-7 %
 /// at 4000 (two tile columns a GEMM at every step), complex 8000 -2..+3 %.
 template <typename T> int64_t update_width(int64_t left) { return std::is_same_v<T, float> && left >= 8 ? 2 : 1; }
 }  // namespace

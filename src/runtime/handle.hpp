@@ -60,7 +60,8 @@ struct Handle {
   // host (home) copy and its geometry; host_data and ld first and the
   // dependence state last, more than a cache line apart: a tile's readers'
   // workers read these while the inserting thread writes that (bench
-  // runtime's fanout: 0.35-0.47 -> 0.29-0.41 us a task with prune_readers)
+  // runtime's fan-out: 0.33-0.44 -> 0.26-0.37 us a task with prune_readers,
+  // 8 alternated runs)
   void* host_data = nullptr;
   int64_t ld = 0, rows = 0, cols = 0;
   std::size_t bytes = 0;
