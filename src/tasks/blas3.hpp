@@ -232,6 +232,23 @@ bool gemm_by_owner(rt::Runtime& rt, Op opa, Op opb, T alpha, const Matrix<T>& A,
   return true;
 }
 
+namespace detail {
+/// One host task C = alpha A op(B) + beta C on blocks that are views of a
+/// column-major array (hetla::detail::as_block), with the accesses of their tiles.
+template <typename T>
+void insert_block_gemm(rt::Runtime& rt, Op opb, T alpha, const Tile<T>& A, const Tile<T>& B, T beta, const Tile<T>& C,
+                       const std::vector<rt::Access>& acc, Opts o) {
+  rt.insert(
+      [=](rt::TaskContext&) {  // host memory: the blocks are views of the user's array
+        if (o.skipped()) return;
+        blas::gemm(Op::NoTrans, opb, C.mb, C.nb, A.nb, alpha, A.data, A.ld, B.data, B.ld, beta, C.data, C.ld);
+      },
+      acc.data(), acc.size(),
+      {o.priority, "gemm", rt::kHostOnly, dev::KernelId::None,
+       2.0 * flop_scale<T>() * static_cast<double>(C.mb * C.nb * A.nb)});
+}
+}  // namespace detail
+
 /// Trailing update of one tile column: C(i, j) = alpha A(i, k) op(B) + beta C(i, j)
 /// for every tile row i >= i1. When the tiles of both columns form column-major
 /// blocks (a view of the user's array) and only the host computes, this is one
@@ -262,16 +279,7 @@ void gemm_column(rt::Runtime& rt, Op opb, T alpha, const Matrix<T>& M, int64_t i
   for (int64_t i = i1; i <= i2; ++i) acc.push_back(rt::R(M.handle(i, k)));
   acc.push_back(rt::R(B.h));
   for (int64_t i = i1; i <= i2; ++i) acc.push_back(rt::RW(M.handle(i, j)));
-  const Tile<T> A = *a, C = *c, Bt = B.t;
-  const int64_t kk = A.nb;
-  rt.insert(
-      [=](rt::TaskContext&) {  // host memory: the blocks are views of the user's array
-        if (o.skipped()) return;
-        blas::gemm(Op::NoTrans, opb, C.mb, C.nb, kk, alpha, A.data, A.ld, Bt.data, Bt.ld, beta, C.data, C.ld);
-      },
-      acc.data(), acc.size(),
-      {o.priority, "gemm", rt::kHostOnly, dev::KernelId::None,
-       2.0 * flop_scale<T>() * static_cast<double>(C.mb * C.nb * kk)});
+  detail::insert_block_gemm(rt, opb, alpha, *a, B.t, beta, *c, acc, o);
 }
 
 /// gemm_column for tile columns j1..j2 at once, below row i1 - 1: C(i, j) =
@@ -292,15 +300,7 @@ bool gemm_columns(rt::Runtime& rt, T alpha, const Matrix<T>& M, int64_t i1, int6
   for (int64_t j = j1; j <= j2; ++j) acc.push_back(rt::R(M.handle(j, k)));
   for (int64_t j = j1; j <= j2; ++j)
     for (int64_t i = i1; i <= i2; ++i) acc.push_back(rt::RW(M.handle(i, j)));
-  const Tile<T> A = *a, B = *b, C = *c;
-  rt.insert(
-      [=](rt::TaskContext&) {
-        if (o.skipped()) return;
-        blas::gemm(Op::NoTrans, Op::ConjTrans, C.mb, C.nb, A.nb, alpha, A.data, A.ld, B.data, B.ld, beta, C.data, C.ld);
-      },
-      acc.data(), acc.size(),
-      {o.priority, "gemm", rt::kHostOnly, dev::KernelId::None,
-       2.0 * flop_scale<T>() * static_cast<double>(C.mb * C.nb * A.nb)});
+  detail::insert_block_gemm(rt, Op::ConjTrans, alpha, *a, *b, beta, *c, acc, o);
   return true;
 }
 
