@@ -260,9 +260,13 @@ void gemm_column(rt::Runtime& rt, Op opb, T alpha, const Matrix<T>& M, int64_t i
   const int64_t i2 = M.mt() - 1;
   if (i1 > i2) return;
   std::optional<Tile<T>> a, c;
-  // Small tiles keep per-tile tasks: the DAG needs their parallelism (measured
-  // at n = 2000, nb = 128: aggregated 0.82x of per-tile).
-  if (rt.num_devices() == 1 && i2 > i1 && M.tile_nb(k) >= 256) {
+  // At every tile size: the column's tasks are few, but each runs at the tall
+  // GEMM's rate. Per-tile tasks for tiles under 256 (measured 0.82x at n =
+  // 2000, nb = 128 on the 2-core EPYC host) made dpotrf 12-37 % slower on the
+  // Xeon host (AVX-512, 2 cores, alternated pairs, best of 3-5 GFLOP/s per-tile
+  // -> one task): n = 1000 nb 128 70 -> 87, 2000 nb 128 88-94 -> 112-115,
+  // 4000 nb 192 108-113 -> 137-145, 8000 nb 192 110-115 -> 134-156.
+  if (rt.num_devices() == 1 && i2 > i1) {
     a = hetla::detail::as_block(M, i1, i2, k, k);
     c = hetla::detail::as_block(M, i1, i2, j, j);
   }
