@@ -80,10 +80,14 @@ template <typename T> int64_t potrf(Uplo uplo, Matrix<T>& A, const Options& opti
       for (int64_t j = k + 1; j < nt; ++j)
         tile::trsm(rt, Side::Left, Uplo::Upper, Op::ConjTrans, Diag::NonUnit, T(1), a(k, k), a(k, j),
                    opts(k, k, true));
-      for (int64_t i = k + 1; i < nt; ++i) {
-        tile::herk(rt, Uplo::Upper, Op::ConjTrans, -one, a(k, i), one, a(i, i), opts(k, i, false));
-        for (int64_t j = i + 1; j < nt; ++j)
-          tile::gemm(rt, Op::ConjTrans, Op::NoTrans, T(-1), a(k, i), a(k, j), T(1), a(i, j), opts(k, i, false));
+      // the next panel's row tile by tile, the rows below it a column at a time
+      for (int64_t j = k + 1; j < nt; ++j) {
+        tile::herk(rt, Uplo::Upper, Op::ConjTrans, -one, a(k, j), one, a(j, j), opts(k, j, false));
+        if (j > k + 1)
+          tile::gemm(rt, Op::ConjTrans, Op::NoTrans, T(-1), a(k, k + 1), a(k, j), T(1), a(k + 1, j),
+                     opts(k, k + 1, false));
+        // A(i, j) -= A(k, i)^H A(k, j) for k + 1 < i < j
+        tile::gemm_column_from_row(rt, T(-1), A, k, k + 2, j - 1, a(k, j), T(1), j, opts(k, j, false));
       }
     }
   }
