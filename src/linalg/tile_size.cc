@@ -103,15 +103,17 @@ template <typename T> int64_t builtin_model_size(int64_t n, Panels panels, bool 
 // `factor`: the size of a factorization (default_tile_size(n, panels)), not
 // the general one that gemm, trsm, herk and the solvers share.
 template <typename T> int64_t model_tile_size(int64_t n, Panels panels, bool fit, bool factor = true) {
-  if (auto nb = tuned<T>(panels, n, tune::tuned_tile_size)) return *nb;
   const int64_t builtin = builtin_model_size<T>(n, panels, fit, factor);
-  // Past the tuned orders (n over twice the largest), at least the size tuned
-  // at the largest: the best tile grows with n. Measured here (2 cores, tuned
-  // at n = 1000-4000 by `hetla tune --quick`, n = 16 000, 2026-11-26):
+  // Past the tuned orders, the larger of the built-in size and the one tuned
+  // at the largest order: the best tile grows with n. Measured here (2 cores,
+  // tuned at n = 1000-4000 by `hetla tune --quick`, n = 16 000, 2026-11-26):
   // dgetrf 146.8 GFLOP/s at the built-in 192 against 169.6 at 384 (tuned at
   // 4000), dgeqrf 125.3 at the built-in 128 against 153.9 at 320, and dpotrf
-  // 179.7 at the built-in 384 against 164.7 at 256, hence the larger of the two.
+  // 179.7 at the built-in 384 against 164.7 at 256. From just past the largest
+  // order, not from twice it: dpotrf n = 8000 with 192 tuned at 4000 ran 136.5
+  // GFLOP/s against 145.1 at the built-in 384 (4 alternated rounds, best of 3).
   if (auto largest = tuned<T>(panels, n, tune::largest_tuned_tile_size)) return std::max(builtin, std::min(*largest, n));
+  if (auto nb = tuned<T>(panels, n, tune::tuned_tile_size)) return *nb;
   return builtin;
 }
 

@@ -98,7 +98,7 @@ std::optional<int64_t> largest_below(const TileTable& table, const std::string& 
   for (const TileEntry& e : table.entries)
     if (e.routine == routine && e.precision == precision && e.devices == devices && (!largest || e.n > largest->n))
       largest = &e;
-  if (!largest || n <= 2 * largest->n) return std::nullopt;
+  if (!largest || n <= largest->n) return std::nullopt;
   return largest->nb;
 }
 

@@ -43,8 +43,9 @@ void save_tiles(const TileTable& table, const std::string& path);
 /// never larger than n.
 std::optional<int64_t> lookup(const TileTable& table, const std::string& routine, char precision,
                               const std::string& devices, int64_t n);
-/// For a call larger than twice every tuned n of the same routine, precision
-/// and devices (lookup() has none): the tile size tuned at the largest n.
+/// For a call larger than every tuned n of the same routine, precision and
+/// devices: the tile size tuned at the largest n (a floor: the best tile
+/// grows with n, so tile sizes tuned below n are lower bounds).
 std::optional<int64_t> largest_below(const TileTable& table, const std::string& routine, char precision,
                                      const std::string& devices, int64_t n);
 

@@ -163,12 +163,16 @@ TEST_F(TunedTileSize, TallSkinnyQrTakes96OnTheHostCores) {
 }
 
 TEST_F(TunedTileSize, PastTheTunedOrdersAtLeastTheLargestTunedSize) {
-  // Tuned at 3000 only: at 20000 (past twice it) the larger of the built-in
-  // size and 3000's; within twice it, 3000's.
+  // Tuned at 3000 only: past it (just past, as far past), the larger of the
+  // built-in size and 3000's; at 3000 and below it, 3000's.
+  const int64_t builtin_4000 = default_tile_size<double>(4000, Panels::Cholesky);
   store(util::blas_vendor(), 3000, 448, 400);
   EXPECT_EQ(default_tile_size<double>(20000, Panels::LU), std::max<int64_t>(400, builtin_20000_lu));
   EXPECT_EQ(default_tile_size<double>(20000, Panels::Cholesky), std::max<int64_t>(448, builtin_20000));
-  EXPECT_EQ(default_tile_size<double>(6000, Panels::LU), 400);
-  store(util::blas_vendor(), 3000, 64, 64);  // a small tuned size does not shrink a large order's
+  EXPECT_EQ(default_tile_size<double>(4000, Panels::Cholesky), std::max<int64_t>(448, builtin_4000));
+  EXPECT_EQ(default_tile_size<double>(2000, Panels::LU), 400);
+  store(util::blas_vendor(), 3000, 64, 64);  // a small tuned size does not shrink a larger order's
   EXPECT_EQ(default_tile_size<double>(20000, Panels::LU), builtin_20000_lu);
+  EXPECT_EQ(default_tile_size<double>(4000, Panels::Cholesky), builtin_4000);
+  EXPECT_EQ(default_tile_size<double>(3000, Panels::Cholesky), 64);
 }

@@ -68,7 +68,8 @@ TEST(TileTable, RoundTripsAndMerges) {
 
 TEST(TileTable, PastTheTableTheLargestTunedSize) {
   const TileTable t = sample();
-  EXPECT_FALSE(largest_below(t, "potrf", 'd', "cpu:X*2", 8000));  // lookup() has one
+  EXPECT_FALSE(largest_below(t, "potrf", 'd', "cpu:X*2", 4000));  // within the table: lookup()
+  EXPECT_EQ(largest_below(t, "potrf", 'd', "cpu:X*2", 4001), lookup(t, "potrf", 'd', "cpu:X*2", 4000));
   EXPECT_EQ(largest_below(t, "potrf", 'd', "cpu:X*2", 8001), lookup(t, "potrf", 'd', "cpu:X*2", 4000));
   EXPECT_EQ(largest_below(t, "potrf", 'd', "cpu:X*2", 60000), lookup(t, "potrf", 'd', "cpu:X*2", 4000));
   EXPECT_FALSE(largest_below(t, "potrf", 'd', "cpu:X*2", 400));    // below the table: the built-in size
