@@ -248,6 +248,19 @@ void insert_block_gemm(rt::Runtime& rt, Op opa, Op opb, T alpha, const Tile<T>& 
       {o.priority, "gemm", rt::kHostOnly, dev::KernelId::None,
        2.0 * flop_scale<T>() * static_cast<double>(C.mb * C.nb * k)});
 }
+
+/// insert_block_gemm for the update of tile column j, rows i1..i2 (block C),
+/// from block A, whose tile for row i has the handle a_handle(i), and tile B.
+template <typename T, typename AHandle>
+void insert_column_gemm(rt::Runtime& rt, Op opa, Op opb, T alpha, const Tile<T>& A, AHandle a_handle, Ref<T> B,
+                        T beta, const Matrix<T>& M, int64_t i1, int64_t i2, int64_t j, const Tile<T>& C, Opts o) {
+  std::vector<rt::Access> acc;
+  acc.reserve(static_cast<std::size_t>(2 * (i2 - i1 + 1) + 1));
+  for (int64_t i = i1; i <= i2; ++i) acc.push_back(rt::R(a_handle(i)));
+  acc.push_back(rt::R(B.h));
+  for (int64_t i = i1; i <= i2; ++i) acc.push_back(rt::RW(M.handle(i, j)));
+  insert_block_gemm(rt, opa, opb, alpha, A, B.t, beta, C, acc, o);
+}
 }  // namespace detail
 
 /// Trailing update of one tile column: C(i, j) = alpha A(i, k) op(B) + beta C(i, j)
@@ -279,20 +292,16 @@ void gemm_column(rt::Runtime& rt, Op opb, T alpha, const Matrix<T>& M, int64_t i
     for (int64_t i = i1; i <= i2; ++i) gemm(rt, Op::NoTrans, opb, alpha, ref(M, i, k), B, beta, ref(M, i, j), o);
     return;
   }
-  std::vector<rt::Access> acc;
-  acc.reserve(static_cast<std::size_t>(2 * (i2 - i1 + 1) + 1));
-  for (int64_t i = i1; i <= i2; ++i) acc.push_back(rt::R(M.handle(i, k)));
-  acc.push_back(rt::R(B.h));
-  for (int64_t i = i1; i <= i2; ++i) acc.push_back(rt::RW(M.handle(i, j)));
-  detail::insert_block_gemm(rt, Op::NoTrans, opb, alpha, *a, B.t, beta, *c, acc, o);
+  detail::insert_column_gemm(rt, Op::NoTrans, opb, alpha, *a, [&](int64_t i) { return M.handle(i, k); }, B, beta, M,
+                             i1, i2, j, *c, o);
 }
 
 /// The Upper triangle's trailing update of tile column j, rows i1..i2:
 /// C(i, j) = alpha A(k, i)^H B + beta C(i, j), A(k, i1..i2) a stretch of tile
 /// row k. Where both form column-major blocks and only the host computes, one
-/// tall GEMM task (A^H as the kernel's op: one core ran 7680 x 192 x 192 at
-/// 84-87 GFLOP/s this way against 61-70 as a wide nb x 7680 row update and
-/// 66-71 in 192^3 tiles); otherwise one task per tile.
+/// tall GEMM task, A^H as the kernel's op (one core, dgemm, nb = 192, 1920 or
+/// 7680 rows: 83-87 GFLOP/s this way against 57-70 as a wide nb-row update of
+/// tile row i); otherwise one task per tile.
 template <typename T>
 void gemm_column_from_row(rt::Runtime& rt, T alpha, const Matrix<T>& M, int64_t k, int64_t i1, int64_t i2, Ref<T> B,
                           T beta, int64_t j, Opts o) {
@@ -307,12 +316,8 @@ void gemm_column_from_row(rt::Runtime& rt, T alpha, const Matrix<T>& M, int64_t 
       gemm(rt, Op::ConjTrans, Op::NoTrans, alpha, ref(M, k, i), B, beta, ref(M, i, j), o);
     return;
   }
-  std::vector<rt::Access> acc;
-  acc.reserve(static_cast<std::size_t>(2 * (i2 - i1 + 1) + 1));
-  for (int64_t i = i1; i <= i2; ++i) acc.push_back(rt::R(M.handle(k, i)));
-  acc.push_back(rt::R(B.h));
-  for (int64_t i = i1; i <= i2; ++i) acc.push_back(rt::RW(M.handle(i, j)));
-  detail::insert_block_gemm(rt, Op::ConjTrans, Op::NoTrans, alpha, *a, B.t, beta, *c, acc, o);
+  detail::insert_column_gemm(rt, Op::ConjTrans, Op::NoTrans, alpha, *a, [&](int64_t i) { return M.handle(k, i); }, B,
+                             beta, M, i1, i2, j, *c, o);
 }
 
 /// gemm_column for tile columns j1..j2 at once, below row i1 - 1: C(i, j) =
