@@ -123,20 +123,34 @@ void trmm(Side s, Uplo u, Op t, Diag d, int64_t m, int64_t n, T alpha, const T* 
 // H = I - V T V^H, V m x k unit lower trapezoidal (its upper triangle is not
 // read), C m x n, m >= k:
 //   W = V^H C (k x n),  W = op(T) W,  C -= V W.
-// LAPACK's larfb forms the transpose, W = C^H V (n x k), whose GEMM with the
-// long inner dimension ran at 36.4 GFLOP/s on one core here against 39.2 for
-// V^H C (m = 7600, n = 1536, k = 128, OpenBLAS, best of 4 in thread CPU time;
-// the update C -= V W 43.2), and it copies C's top rows into W row by row
-// (strided). The k x k triangles are TRMMs on W.
+// LAPACK's larfb forms the transpose, W = C^H V (n x k), and copies C's top
+// rows into W row by row (strided). Here W stays k x n (the update C -= V W
+// and the TRMMs on it), but from kLarfbTransposedGemmColumns columns of C
+// its long-inner-dimension GEMM is formed as C2^H V2 (n x k) and added in
+// transposed: one core, m = 7600, k = 256 / 384, GFLOP/s V^H C against C^H V:
+// n = 128 59.6 / 55.4, 512 62.5 / 67.0, 1024 63.3 / 71.1, 2048 63.7 / 79.9
+// (the update C -= V W 79-83; the 2-core EPYC host had V^H C ahead at n = 1536,
+// k = 128: 39.2 against 36.4).
+inline constexpr int64_t kLarfbTransposedGemmColumns = 512;
+
 template <typename T>
 void larfb_left(Op op, int64_t m, int64_t n, int64_t k, const T* V, int64_t ldv, const T* Tm, int64_t ldt, T* C,
                 int64_t ldc) {
   if (m == 0 || n == 0 || k == 0) return;
   if (m < k) return larfb_left_lapack(op, m, n, k, V, ldv, Tm, ldt, C, ldc);
-  T* W = util::thread_scratch<T>(static_cast<std::size_t>(n * k));  // no page faults per task
+  const bool transposed = m > k && n >= kLarfbTransposedGemmColumns;
+  // W, then (transposed) C2^H V2: one per-thread buffer, no page faults per task
+  T* W = util::thread_scratch<T>(static_cast<std::size_t>((transposed ? 2 : 1) * n * k));
   for (int64_t j = 0; j < n; ++j) std::copy_n(C + j * ldc, k, W + j * k);  // W = C1
   trmm(Side::Left, Uplo::Lower, Op::ConjTrans, Diag::Unit, k, n, T(1), V, ldv, W, k);  // W = V1^H C1
-  if (m > k) gemm(Op::ConjTrans, Op::NoTrans, k, n, m - k, T(1), V + k, ldv, C + k, ldc, T(1), W, k);
+  if (transposed) {
+    T* Wt = W + n * k;
+    gemm(Op::ConjTrans, Op::NoTrans, n, k, m - k, T(1), C + k, ldc, V + k, ldv, T(0), Wt, n);  // Wt = C2^H V2
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = 0; i < k; ++i) W[i + j * k] += conj(Wt[j + i * n]);  // W += V2^H C2
+  } else if (m > k) {
+    gemm(Op::ConjTrans, Op::NoTrans, k, n, m - k, T(1), V + k, ldv, C + k, ldc, T(1), W, k);
+  }
   trmm(Side::Left, Uplo::Upper, op, Diag::NonUnit, k, n, T(1), Tm, ldt, W, k);  // W = op(T) W
   if (m > k) gemm(Op::NoTrans, Op::NoTrans, m - k, n, k, T(-1), V + k, ldv, W, k, T(1), C + k, ldc);  // C2 -= V2 W
   trmm(Side::Left, Uplo::Lower, Op::NoTrans, Diag::Unit, k, n, T(1), V, ldv, W, k);  // W = V1 W
