@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <complex>
+#include <cstdlib>
 #include <memory>
 #include <numeric>
 #include <stdexcept>
@@ -372,7 +373,12 @@ TEST(DefaultTileSize, FactorizationsFollowTheirPanelsOnHostCoresAlone) {
   // Panels cost more with larger tiles: on host cores alone QR's default is
   // capped at 128 (256 from n = 6000) and LU's is 192 (256 from n = 4000),
   // below the general size of large orders; with an accelerator both keep
-  // the general size (large tiles for the accelerator's GEMMs).
+  // the general size (large tiles for the accelerator's GEMMs). Built-in
+  // sizes: a tile table the user tuned (~/.cache/hetla) must not answer.
+  const char* tuning = std::getenv("HETLA_TUNING");
+  const bool had_tuning = tuning != nullptr;
+  const std::string user_tuning = had_tuning ? tuning : "";
+  setenv("HETLA_TUNING", "/nonexistent/hetla-test/tiles.json", 1);
   Config cfg;
   cfg.devices = "cpu";
   init(cfg);
@@ -390,6 +396,8 @@ TEST(DefaultTileSize, FactorizationsFollowTheirPanelsOnHostCoresAlone) {
     EXPECT_EQ(default_tile_size<double>(8000, p), default_tile_size<double>(8000));
   EXPECT_GT(default_tile_size<double>(8000, Panels::QR), 256);
   finalize();
+  if (had_tuning) setenv("HETLA_TUNING", user_tuning.c_str(), 1);
+  else unsetenv("HETLA_TUNING");
 }
 
 }  // namespace
