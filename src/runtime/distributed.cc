@@ -110,8 +110,9 @@ class ChunkPool {
 /// Memory of the cached copies of remote tiles during one scope: carved from
 /// large chunks backed by transparent huge pages, handed back to the
 /// ChunkPool when the scope ends. One allocation per copy cost a page fault
-/// per 4 KiB when the receive first wrote it, on the progress thread that shares the core with
-/// the worker: getrf n = 8000, 1 x 2 grid, each process received 134 MB
+/// per 4 KiB when the receive first wrote it, on the progress thread that
+/// shares the core with the worker: getrf n = 8000, 1 x 2 grid, each process
+/// received 134 MB
 /// into new buffers, 33k of its ~60k minor faults and most of its 0.22-0.26 s
 /// of system time in the timed call (getrusage). With the arena (and the
 /// reused pack buffers below, and getrf's panel pool in tasks/lu.hpp),
