@@ -112,12 +112,12 @@ class ChunkPool {
 /// ChunkPool when the scope ends. One allocation per copy cost a page fault
 /// per 4 KiB when the receive first wrote it, on the progress thread that
 /// shares the core with the worker: getrf n = 8000, 1 x 2 grid, each process
-/// received 134 MB
-/// into new buffers, 33k of its ~60k minor faults and most of its 0.22-0.26 s
-/// of system time in the timed call (getrusage). With the arena (and the
-/// reused pack buffers below, and getrf's panel pool in tasks/lu.hpp),
-/// 19-22k faults; with the arena on 4 KiB pages, system time over both
-/// processes was 0.71-1.75 s against 0.28-0.62 s on huge pages (3 runs).
+/// received 134 MB into new buffers, 33k of its ~60k minor faults and most
+/// of its 0.22-0.26 s of system time in the timed call (getrusage). With the
+/// arena (and the reused pack buffers below, and getrf's panel pool in
+/// tasks/lu.hpp), 19-22k faults; with the arena on 4 KiB pages, system time
+/// over both processes was 0.71-1.75 s against 0.28-0.62 s on huge pages
+/// (3 runs).
 class CopyArena {
  public:
   CopyArena() = default;
