@@ -9,7 +9,8 @@
 // when that process posts the matching receive into its cached copy; the
 // processes that need a version form a binary tree (each receiver forwards
 // to the next ones). The n-th transfer between two processes carries tag n
-// on both sides.
+// on both sides. Tiles of one tile column that a task takes as one block
+// (TaskOptions::block_reads) go as one message and land as one block.
 //
 // A task that writes tiles of several processes (LU's panel and row
 // interchanges write a whole tile column, spread over the P process rows)
@@ -37,6 +38,7 @@
 #include <cstring>
 #include <mutex>
 #include <new>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -170,6 +172,11 @@ struct CommState {
   std::vector<std::shared_ptr<HandleComm>> touched;
   CopyArena arena;  // the cached copies' memory
   std::vector<Access> remap;                 // the task's accesses with remote tiles replaced by copies
+  struct Planned {                           // a transfer of a block read (TaskOptions::block_reads)
+    std::size_t access;
+    int from, dest;                          // from < 0: taken into an earlier message
+  };
+  std::vector<Planned> planned;
   struct Return {                            // a remote tile written here, sent back after the task
     Handle* copy;
     int dest;
@@ -287,7 +294,7 @@ void Runtime::detach_comm() {
 
 int Runtime::comm_rank() const { return comm_ ? comm_->me : 0; }
 
-bool Runtime::route(Task* t, const Access*& acc, std::size_t& nacc) {
+bool Runtime::route(Task* t, const Access*& acc, std::size_t& nacc, int block_reads) {
   CommState& cs = *comm_;
   int exec = -1;  // the owner of the first tile the task writes; -1: every process runs it
   bool distributed = false;
@@ -300,6 +307,7 @@ bool Runtime::route(Task* t, const Access*& acc, std::size_t& nacc) {
   if (!distributed) return true;
   const bool here = exec < 0 || exec == cs.me;
   cs.remap.assign(acc, acc + nacc);
+  cs.planned.clear();
   for (std::size_t a = 0; a < nacc; ++a) {
     Handle* h = acc[a].handle;
     if (h->rank < 0 || !reads(acc[a].mode)) continue;
@@ -315,10 +323,16 @@ bool Runtime::route(Task* t, const Access*& acc, std::size_t& nacc) {
     for (int dest = 0; dest < cs.size; ++dest) {
       if (exec >= 0 && dest != exec) continue;
       if (hc.sent[static_cast<std::size_t>(dest)] == hc.version + 1) continue;  // has it
+      // dest has never held this tile: its copy has no memory yet, so it
+      // may be placed in a block (the same answer on every process)
+      const bool first = hc.sent[static_cast<std::size_t>(dest)] == 0;
       hc.sent[static_cast<std::size_t>(dest)] = hc.version + 1;
       const int from = hc.holders[(hc.holders.size() - 1) / 2];
       hc.holders.push_back(dest);
-      if (from == cs.me) {
+      if (from != cs.me && dest != cs.me) continue;
+      if (first && a < static_cast<std::size_t>(block_reads)) {
+        cs.planned.push_back({a, from, dest});
+      } else if (from == cs.me) {
         insert_send(from == h->rank ? h : &hc.copy, dest, cs.send_seq[static_cast<std::size_t>(dest)]++);
       } else if (dest == cs.me) {
         insert_recv(h, hc, from, cs.recv_seq[static_cast<std::size_t>(from)]++);
@@ -326,6 +340,7 @@ bool Runtime::route(Task* t, const Access*& acc, std::size_t& nacc) {
     }
     if (here && h->rank != cs.me) cs.remap[a].handle = &hc.copy;
   }
+  insert_planned(acc);
   for (std::size_t a = 0; a < nacc; ++a) {
     Handle* h = acc[a].handle;
     if (h->rank < 0 || !writes(acc[a].mode)) continue;
@@ -353,6 +368,42 @@ bool Runtime::route(Task* t, const Access*& acc, std::size_t& nacc) {
   }
   acc = cs.remap.data();
   return true;
+}
+
+// The transfers route() planned for a task's block reads: per pair of
+// processes, each run of consecutive accesses is one message (a run of one,
+// the tile's own transfer). Every process plans the same runs, so both ends
+// agree on them and on their tags. potrf n = 8000, nb 384, 1 x 2: the
+// non-owner of a panel packed it again for its GEMMs, 40-45 ms a call of
+// its ~1.45 s of kernel time, received tile by tile.
+void Runtime::insert_planned(const Access* acc) {
+  CommState& cs = *comm_;
+  std::vector<Handle*> tiles;
+  for (std::size_t i = 0; i < cs.planned.size(); ++i) {
+    const auto [first, from, dest] = cs.planned[i];
+    if (from < 0) continue;
+    tiles.assign(1, acc[first].handle);
+    for (std::size_t j = i + 1, last = first; j < cs.planned.size(); ++j) {
+      CommState::Planned& p = cs.planned[j];
+      if (p.from != from || p.dest != dest) continue;
+      Handle* h = acc[p.access].handle;
+      if (p.access != last + 1 || h->cols != tiles[0]->cols || h->elem_size != tiles[0]->elem_size) break;
+      tiles.push_back(h);
+      last = p.access;
+      p.from = -1;
+    }
+    if (from == cs.me) {
+      for (Handle*& h : tiles)
+        if (h->rank != cs.me) h = &h->comm->copy;  // a copy this process forwards
+      const uint64_t tag = cs.send_seq[static_cast<std::size_t>(dest)]++;
+      if (tiles.size() == 1) insert_send(tiles[0], dest, tag);
+      else insert_send_block(tiles, dest, tag);
+    } else {
+      const uint64_t tag = cs.recv_seq[static_cast<std::size_t>(from)]++;
+      if (tiles.size() == 1) insert_recv(tiles[0], *tiles[0]->comm, from, tag);
+      else insert_recv_block(tiles, from, tag);
+    }
+  }
 }
 
 void Runtime::send_returns() {
@@ -406,6 +457,61 @@ void Runtime::insert_recv(Handle* h, HandleComm& hc, int source, uint64_t tag, b
         cs->posted = cs->comm->irecv(dst, bytes, source, tag);
       },
       &a, 1, TaskOptions{0, "recv", kComm | kHostOnly});
+}
+
+// Sends tiles of one tile column as one column-major block, packed unless
+// they already form one (a forwarded block).
+void Runtime::insert_send_block(const std::vector<Handle*>& tiles, int dest, uint64_t tag) {
+  CommState* cs = comm_.get();
+  std::vector<Access> acc;
+  std::vector<int64_t> rows;
+  for (Handle* h : tiles) acc.push_back({h, Mode::Read}), rows.push_back(h->rows);
+  const int64_t cols = tiles[0]->cols, height = std::accumulate(rows.begin(), rows.end(), int64_t{0});
+  const std::size_t elem = tiles[0]->elem_size, bytes = static_cast<std::size_t>(height * cols) * elem;
+  insert(
+      [cs, rows, cols, height, elem, bytes, dest, tag](TaskContext& c) {
+        const auto* first = static_cast<const std::byte*>(c.ptrs[0]);
+        bool block = true;
+        for (std::size_t t = 0, r0 = 0; t < rows.size() && block; r0 += static_cast<std::size_t>(rows[t]), ++t)
+          block = c.lds[t] == height && c.ptrs[t] == first + r0 * elem;
+        const void* src = first;
+        if (!block) {
+          if (cs->packed.size() < bytes) cs->packed.resize(bytes);
+          for (std::size_t t = 0, r0 = 0; t < rows.size(); r0 += static_cast<std::size_t>(rows[t]), ++t)
+            for (int64_t q = 0; q < cols; ++q)
+              std::memcpy(cs->packed.data() + (static_cast<std::size_t>(q * height) + r0) * elem,
+                          static_cast<const std::byte*>(c.ptrs[t]) + static_cast<std::size_t>(q * c.lds[t]) * elem,
+                          static_cast<std::size_t>(rows[t]) * elem);
+          src = cs->packed.data();
+        }
+        cs->posted = cs->comm->isend(src, bytes, dest, tag);
+      },
+      acc.data(), acc.size(), TaskOptions{0, "send", kComm | kHostOnly});
+}
+
+// Receives tiles of one tile column, sent by insert_send_block, into one
+// block of the arena: their copies are its rows (leading dimension the
+// block's height), so the task that reads them finds one block in place.
+void Runtime::insert_recv_block(const std::vector<Handle*>& tiles, int source, uint64_t tag) {
+  CommState* cs = comm_.get();
+  int64_t height = 0;
+  for (const Handle* h : tiles) height += h->rows;
+  const int64_t cols = tiles[0]->cols;
+  const std::size_t elem = tiles[0]->elem_size, bytes = static_cast<std::size_t>(height * cols) * elem;
+  std::byte* block = cs->arena.alloc(bytes);
+  std::vector<Access> acc;
+  int64_t r0 = 0;
+  for (Handle* h : tiles) {
+    Handle& copy = h->comm->copy;
+    // route() plans blocks only for tiles this process never held; a tile
+    // with memory here (a mirrored array) has no place in a block
+    if (copy.host_data || h->host_data) throw std::logic_error("Runtime: a block read of a tile held here");
+    copy.set_host(block + static_cast<std::size_t>(r0) * elem, h->rows, cols, height, static_cast<uint32_t>(elem));
+    acc.push_back({&copy, Mode::Write});
+    r0 += h->rows;
+  }
+  insert([cs, bytes, source, tag](TaskContext& c) { cs->posted = cs->comm->irecv(c.ptrs[0], bytes, source, tag); },
+         acc.data(), acc.size(), TaskOptions{0, "recv", kComm | kHostOnly});
 }
 
 std::size_t Runtime::divert_comm(Task** ts, std::size_t n) {

@@ -266,7 +266,7 @@ void Runtime::submit(CallGraph& c, Task* t, const Access* acc, std::size_t nacc,
     c.alloc_cache.push_back(t);
     throw std::invalid_argument("Runtime::insert: no device " + std::to_string(opt.device));
   }
-  if (comm_ && !(opt.flags & kComm) && !route(t, acc, nacc)) return;  // distributed.cc
+  if (comm_ && !(opt.flags & kComm) && !route(t, acc, nacc, opt.block_reads)) return;  // distributed.cc
   t->lock.lock();
   const uint64_t seq = next_seq_.fetch_add(1, std::memory_order_relaxed);
   t->seq.store(seq, std::memory_order_relaxed);

@@ -250,8 +250,12 @@ class Runtime {
   friend class CommScope;
   void attach_comm(std::shared_ptr<Comm> comm);
   void detach_comm();
-  bool route(Task* t, const Access*& acc, std::size_t& nacc);  // false: another process runs it
+  bool route(Task* t, const Access*& acc, std::size_t& nacc, int block_reads);  // false: another process runs it
   void insert_send(Handle* h, int dest, uint64_t tag);
+  // several tiles of one tile column as one message (TaskOptions::block_reads)
+  void insert_send_block(const std::vector<Handle*>& tiles, int dest, uint64_t tag);
+  void insert_recv_block(const std::vector<Handle*>& tiles, int source, uint64_t tag);
+  void insert_planned(const Access* acc);  // the block reads' transfers route() planned
   // into h's cached copy, or (into_home) into h itself: a tile this process
   // owns that another process wrote
   void insert_recv(Handle* h, HandleComm& hc, int source, uint64_t tag, bool into_home = false);

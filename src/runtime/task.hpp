@@ -27,6 +27,13 @@ struct TaskOptions {
   dev::KernelId kernel = dev::KernelId::None;  // None: a host-only task body
   double flops = 0;                            // work estimate for placement
   int device = -1;                             // >= 0: run on this device (calibration, tests)
+  /// The first block_reads accesses read tiles that lie one below the other
+  /// in one tile column and that the body takes as one column-major block
+  /// (tasks/tile.hpp's tiles_as_block). Distributed: a process that gets
+  /// several of them from one other process for the first time receives
+  /// them in one message into one block (runtime/distributed.cc), which the
+  /// body then uses in place.
+  int block_reads = 0;
 };
 
 /// Where a running task runs and where its data is.

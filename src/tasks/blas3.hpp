@@ -73,8 +73,9 @@ void gemm(rt::Runtime& rt, Op opa, Op opb, T alpha, Ref<T> A, Ref<T> B, T beta, 
 /// cores only): one task per process for the tiles it holds of column j.
 /// They lie one below the other in its local array (mpi::DistMatrix), so the
 /// task is one tall GEMM; the A tiles it reads from another process arrive
-/// as separate buffers and are packed into one block, once per step and
-/// process (detail::SharedPanel; rows x nb copied for 2 rows nb^2 flops).
+/// there as one block (TaskOptions::block_reads), or where they cannot, as
+/// separate buffers packed into one once per step and process
+/// (detail::SharedPanel; rows x nb copied for 2 rows nb^2 flops).
 /// Per-tile 192^3 GEMMs made the
 /// distributed getrf n = 8000 on 1 x 2 processes 0.86x of ScaLAPACK, whose
 /// updates are one GEMM per step.
@@ -110,7 +111,7 @@ void gemm_column_by_owner(rt::Runtime& rt, Op opb, T alpha, const Matrix<T>& M, 
         },
         acc.data(), acc.size(),
         {o.priority, "gemm", rt::kHostOnly, dev::KernelId::None,
-         2.0 * flop_scale<T>() * static_cast<double>(height * n * kk)});
+         2.0 * flop_scale<T>() * static_cast<double>(height * n * kk), -1, g});
   }
 }
 

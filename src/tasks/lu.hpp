@@ -186,7 +186,7 @@ void gemm_block_by_owner(rt::Runtime& rt, const Matrix<T>& M, int64_t k, int64_t
         },
         acc.data(), acc.size(),
         {o.priority, "gemm", rt::kHostOnly, dev::KernelId::None,
-         2.0 * flop_scale<T>() * static_cast<double>(height * width * kk)});
+         2.0 * flop_scale<T>() * static_cast<double>(height * width * kk), -1, gm});
   }
 }
 

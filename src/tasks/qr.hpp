@@ -342,7 +342,7 @@ void larfb_left_by_owner(rt::Runtime& rt, const Reflectors<T>& R, int64_t p, Op 
         },
         acc.data(), acc.size(),
         {prio(j), "larfb", rt::kHostOnly, dev::KernelId::None,
-         4.0 * flop_scale<T>() * static_cast<double>(height) * n * kp});
+         4.0 * flop_scale<T>() * static_cast<double>(height) * n * kp, -1, g});
   }
 }
 

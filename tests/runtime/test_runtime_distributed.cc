@@ -191,6 +191,75 @@ TEST(RuntimeDistributed, ReadersOfOneVersionFormATree) {
   }
 }
 
+// Tiles of one tile column that a task reads as a block (TaskOptions::
+// block_reads) travel as one message per pair of processes, along the same
+// tree, and land as one block: the reader's copies lie one below the other
+// with the block's height as leading dimension. Here process 0 holds three
+// tiles (2, 2 and 1 rows, 2 columns) strided in a 6 x 2 array; processes
+// 1-3 read them, 3 from 1's copies; a later task reads the last two in place.
+TEST(RuntimeDistributed, BlockReadsTravelAsOneMessageIntoOneBlock) {
+  for (int rep = 0; rep < 10; ++rep) {
+    auto wire = std::make_shared<Wire>();
+    double got[4][2] = {};
+    std::atomic<int> in_place{0};
+    auto run = [&](int me) {
+      double col[12];  // column-major 6 x 2, ld 6; row 5 not a tile's
+      for (int k = 0; k < 12; ++k) col[k] = -100;
+      const int64_t rows[3] = {2, 2, 1}, first_row[3] = {0, 2, 4};
+      Handle tile[3], out[4];
+      for (int t = 0; t < 3; ++t) {
+        tile[t].set_host(me == 0 ? col + first_row[t] : nullptr, rows[t], 2, 6, sizeof(double));
+        tile[t].rank = 0;
+      }
+      double y[2] = {0, 0};
+      for (int r = 0; r < 4; ++r) {
+        out[r].set_host(r == me ? y : nullptr, 2, 1, 2, sizeof(double));
+        out[r].rank = r;
+      }
+      Runtime rt(one_worker());
+      CommScope scope(rt, std::make_shared<MemComm>(wire, me, 4));
+      rt.insert([](TaskContext& c) {  // on 0: entry (i, j) of the column = 10 i + j
+        for (int t = 0, r0 = 0; t < 3; r0 += (t == 2 ? 1 : 2), ++t)
+          for (int j = 0; j < 2; ++j)
+            for (int i = 0; i < (t == 2 ? 1 : 2); ++i) c.ptr<double>(t)[i + j * c.ld(t)] = 10 * (r0 + i) + j;
+      }, {W(&tile[0]), W(&tile[1]), W(&tile[2])});
+      for (int r = 1; r < 4; ++r) {  // on r: y = the column's sums over the rows, times r
+        const Access acc[4] = {R(&tile[0]), R(&tile[1]), R(&tile[2]), W(&out[r])};
+        rt.insert([r, &in_place](TaskContext& c) {
+          const bool block = c.ld(0) == 5 && c.ld(1) == 5 && c.ld(2) == 5 && c.ptr<double>(1) == c.ptr<double>(0) + 2 &&
+                             c.ptr<double>(2) == c.ptr<double>(0) + 4;
+          in_place += block;
+          for (int j = 0; j < 2; ++j) {
+            double sum = 0;
+            for (int i = 0; i < 5; ++i) sum += c.ptr<double>(0)[i + j * c.ld(0)];  // the block in place
+            c.ptr<double>(3)[j] = r * sum;
+          }
+        }, acc, 4, TaskOptions{0, "block", kNoFlags, dev::KernelId::None, 0, -1, 3});
+      }
+      const Access tail[3] = {R(&tile[1]), R(&tile[2]), RW(&out[3])};
+      rt.insert([&in_place](TaskContext& c) {  // on 3: rows 2-4 again, from the block received before
+        in_place += c.ld(0) == 5 && c.ptr<double>(1) == c.ptr<double>(0) + 2;
+        c.ptr<double>(2)[1] += c.ptr<double>(0)[0];
+      }, tail, 3, TaskOptions{0, "tail", kNoFlags, dev::KernelId::None, 0, -1, 2});
+      rt.wait_all();
+      got[me][0] = y[0], got[me][1] = y[1];
+    };
+    std::vector<std::thread> others;
+    for (int r = 1; r < 4; ++r) others.emplace_back(run, r);
+    run(0);
+    for (auto& t : others) t.join();
+    for (int r = 1; r < 4; ++r) {  // column sums: 10 (0+1+2+3+4) + 5 j
+      EXPECT_EQ(got[r][0], r * 100.0) << r;
+      EXPECT_EQ(got[r][1], r * 105.0 + (r == 3 ? 20 : 0)) << r;
+    }
+    EXPECT_EQ(in_place.load(), 4);
+    EXPECT_EQ(wire->sends_from[0].load(), 2);  // to 1 and 2
+    EXPECT_EQ(wire->sends_from[1].load(), 1);  // to 3
+    EXPECT_EQ(wire->sends.load(), 3);
+    EXPECT_TRUE(wire->box.empty());
+  }
+}
+
 // A task that writes tiles of two processes (LU's panel on a tile column
 // over several process rows) runs on the owner of the first one: it receives
 // the other, writes it in its copy and sends it back into the owner's tile
