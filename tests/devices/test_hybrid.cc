@@ -28,14 +28,20 @@ namespace {
 
 constexpr double kThreshold = bench::kResidualThreshold;
 
+dev::EmulatedConfig emulated(double speed) {
+  dev::EmulatedConfig c;
+  c.speed = speed;
+  return c;
+}
+
 rt::RuntimeConfig host_and_two_emulated(bool host_computes = true) {
   rt::RuntimeConfig c;
   c.num_workers = 1;
   c.pin_threads = false;
   c.host_computes = host_computes;
   c.schedule = rt::Schedule::Static;
-  c.accelerators.push_back(std::make_shared<dev::EmulatedDevice>("emu0", dev::EmulatedConfig{0.5}));
-  c.accelerators.push_back(std::make_shared<dev::EmulatedDevice>("emu1", dev::EmulatedConfig{0.25}));
+  c.accelerators.push_back(std::make_shared<dev::EmulatedDevice>("emu0", emulated(0.5)));
+  c.accelerators.push_back(std::make_shared<dev::EmulatedDevice>("emu1", emulated(0.25)));
   return c;
 }
 void set_rates(rt::Runtime& rt) {

@@ -44,7 +44,9 @@ TEST(Pages, ThreadScratchIsReusedAndGrows) {
 
 TEST(EmulatedArena, FreedBlocksAreReusedAndCapacityHolds) {
   const std::size_t tile = std::size_t{384} * 384 * 8;
-  dev::EmulatedDevice d("emu", dev::EmulatedConfig{1.0, 3 * tile});
+  dev::EmulatedConfig cfg;
+  cfg.memory = 3 * tile;
+  dev::EmulatedDevice d("emu", cfg);
   void* a = d.allocate(tile);
   void* b = d.allocate(tile);
   ASSERT_NE(a, nullptr);
