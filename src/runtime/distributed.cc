@@ -110,16 +110,23 @@ class ChunkPool {
 };
 
 /// Memory of the cached copies of remote tiles during one scope: carved from
-/// large chunks backed by transparent huge pages, handed back to the
-/// ChunkPool when the scope ends. One allocation per copy cost a page fault
-/// per 4 KiB when the receive first wrote it, on the progress thread that
-/// shares the core with the worker: getrf n = 8000, 1 x 2 grid, each process
-/// received 134 MB into new buffers, 33k of its ~60k minor faults and most
-/// of its 0.22-0.26 s of system time in the timed call (getrusage). With the
-/// arena (and the reused pack buffers below, and getrf's panel pool in
-/// tasks/lu.hpp), 19-22k faults; with the arena on 4 KiB pages, system time
-/// over both processes was 0.71-1.75 s against 0.28-0.62 s on huge pages
-/// (3 runs).
+/// large chunks, handed back to the ChunkPool when the scope ends. One
+/// allocation per copy cost a page fault per 4 KiB when the receive first
+/// wrote it, on the progress thread that shares the core with the worker:
+/// getrf n = 8000, 1 x 2 grid, each process received 134 MB into new
+/// buffers, 33k of its ~60k minor faults and most of its 0.22-0.26 s of
+/// system time in the timed call (getrusage). With the arena (and the reused
+/// pack buffers below, and getrf's panel pool in tasks/lu.hpp), 19-22k
+/// faults. The chunks stay on 4 KiB pages: asking for transparent huge
+/// pages (MADV_HUGEPAGE; the Xeon host's THP and its defrag are "madvise",
+/// so a fault there compacts memory first) made a process's first call
+/// slower, n = 8000 on 1 x 2, alternated pairs: potrf nb 384 1.67-1.76 s
+/// against 1.40-1.50 (3 pairs), getrf nb 256 2.66-2.94 against 2.55-2.58,
+/// geqrf 6.02-6.31 against 5.68 (2 pairs), and later calls no faster (best
+/// of 2-3: potrf 1.31-1.40 against 1.24-1.31 s, getrf 2.64-2.75 against
+/// 2.55-2.58, geqrf 5.88-5.90 against 5.55-5.64). The EPYC host had measured
+/// the opposite for getrf (system time 0.71-1.75 s on 4 KiB pages against
+/// 0.28-0.62 on huge pages, both processes).
 class CopyArena {
  public:
   CopyArena() = default;
@@ -131,18 +138,14 @@ class CopyArena {
   std::byte* alloc(std::size_t bytes) {
     bytes = (bytes + kAlign - 1) / kAlign * kAlign;
     if (used_ + bytes > cap_) {
-      // Chunks double from 4 MiB to 64 MiB; huge pages from 16 MiB on, so a
-      // small call (libhetla_scalapack's, a few tiles) does not zero 2 MiB
-      // pages for them.
+      // Chunks double from 4 MiB to 64 MiB, a small call
+      // (libhetla_scalapack's, a few tiles) mapping little.
       const std::size_t next = chunks_.empty() ? kFirst : std::min(kChunk, 2 * chunks_.back().second);
-      const std::size_t size = std::max(next, (bytes + kHuge - 1) / kHuge * kHuge);
+      const std::size_t size = std::max(next, (bytes + kGranule - 1) / kGranule * kGranule);
       auto [p, got] = ChunkPool::get().take(size);
       if (!p) {
         void* m = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (m == MAP_FAILED) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-        if (size >= 8 * kHuge) madvise(m, size, MADV_HUGEPAGE);  // advice only: without THP the pages stay 4 KiB
-#endif
         p = static_cast<std::byte*>(m), got = size;
       }
       chunks_.emplace_back(p, got);
@@ -155,7 +158,7 @@ class CopyArena {
   }
 
  private:
-  static constexpr std::size_t kAlign = 64, kHuge = std::size_t{2} << 20, kFirst = std::size_t{4} << 20,
+  static constexpr std::size_t kAlign = 64, kGranule = std::size_t{2} << 20, kFirst = std::size_t{4} << 20,
                                kChunk = std::size_t{64} << 20;
   std::vector<std::pair<std::byte*, std::size_t>> chunks_;
   std::size_t used_ = 0, cap_ = 0;
