@@ -246,14 +246,13 @@ class Runtime {
   int comm_rank() const;
 
  private:
-  // owner computes across processes (distributed.cc; runtime/comm.hpp)
+  // owner computes across processes (distributed.cc, progress.cc; runtime/comm.hpp)
   friend class CommScope;
   void attach_comm(std::shared_ptr<Comm> comm);
   void detach_comm();
   bool route(Task* t, const Access*& acc, std::size_t& nacc, int block_reads);  // false: another process runs it
-  void insert_send(Handle* h, int dest, uint64_t tag);
-  // several tiles of one tile column as one message (TaskOptions::block_reads)
-  void insert_send_block(const std::vector<Handle*>& tiles, int dest, uint64_t tag);
+  // a tile, or several of one tile column as one message (TaskOptions::block_reads)
+  void insert_send(const std::vector<Handle*>& tiles, int dest, uint64_t tag);
   void insert_recv_block(const std::vector<Handle*>& tiles, int source, uint64_t tag);
   void insert_planned(const Access* acc);  // the block reads' transfers route() planned
   // into h's cached copy, or (into_home) into h itself: a tile this process
@@ -374,7 +373,7 @@ class Runtime {
 
   std::vector<std::thread> threads_;  // workers, then copy engines
   trace::Recorder* tracer_ = nullptr;
-  std::shared_ptr<detail::CommState> comm_;  // while a CommScope is open (shared: its type is distributed.cc's)
+  std::shared_ptr<detail::CommState> comm_;  // while a CommScope is open (shared: its type is comm_state.hpp's)
 };
 
 }  // namespace hetla::rt

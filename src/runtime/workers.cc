@@ -44,7 +44,7 @@ thread_local ThreadScratch tl_scratch;
 }  // namespace
 
 void Runtime::push_ready_batch(Task** ts, std::size_t n) {
-  if (comm_) n = divert_comm(ts, n);  // transfers go to the progress thread (distributed.cc)
+  if (comm_) n = divert_comm(ts, n);  // transfers go to the progress thread (progress.cc)
   if (n == 0) return;
   if (devices_.size() == 1) {
     push_to(0, ts, n);
