@@ -289,6 +289,7 @@ TEST(Cli, InvalidValuesNameTheOption) {
       {"bench potrf -n -5", "-n: -5 is out of range"},
       {"bench potrf -n 100,0", "-n: 0 is out of range"},
       {"bench potrf -n 1.5", "-n: '1.5' is not an integer"},
+      {"bench potrf -n 0e9223372036854775807", "-n: 0e9223372036854775807 is out of range"},  // was a hang
       {"bench potrf --nb 0", "--nb: 0 is out of range"},
       {"bench potrf --nb=x", "--nb: 'x' is not an integer"},
       {"bench potrf --repeat 0", "--repeat: 0 is out of range"},
