@@ -91,6 +91,14 @@ TEST(Cli, BenchGridOneProcess) {
   auto bad = run("bench potrf -n 200 --grid 2x1 --json");
   EXPECT_EQ(bad.rc, 2);
   EXPECT_NE(bad.out.find("needs 2 processes"), std::string::npos) << bad.out;
+  // --trace is checked before anything runs, as in the single-process bench
+  for (const auto& [args, message] : {std::pair{"--trace t.txt", "must end in .json"},
+                                      std::pair{"--trace /no/such/folder/t.svg", "cannot be written"}}) {
+    auto t = run(std::string("bench potrf -n 200 --grid 1x1 --json ") + args);
+    EXPECT_EQ(t.rc, 2) << args;
+    EXPECT_NE(t.err.find(message), std::string::npos) << args << ": " << t.err;
+    EXPECT_TRUE(t.out.empty()) << args << ": " << t.out;
+  }
 #elif HETLA_CLI_MPI == 0
   auto r = run("bench potrf -n 200 --grid 1x1 --json");
   EXPECT_EQ(r.rc, 2);

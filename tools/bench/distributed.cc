@@ -21,6 +21,7 @@
 #include "bench/flops.hpp"
 #include "bench/scalapack.hpp"
 #include "checks.hpp"
+#include "cli.hpp"
 #include "checks_lu.hpp"
 #include "checks_qr.hpp"
 #include "context/context.hpp"
@@ -30,6 +31,7 @@
 #include "matgen.hpp"
 #include "mpi/grid.hpp"
 #include "mpi/routines.hpp"
+#include "options.hpp"
 #include "trace/trace.hpp"
 #include "util/blas_threads.hpp"
 #include "util/hwloc_topology.hpp"
@@ -356,7 +358,7 @@ void write_rank_trace(const Args& a, int rank, const RankCapture& cap) {
   const std::string ext = dot == std::string::npos ? "" : path.substr(dot);
   path = path.substr(0, dot == std::string::npos ? path.size() : dot) + ".rank" + std::to_string(rank) + ext;
   std::string text;
-  if (ext == ".json") {
+  if (ends_with_nocase(ext, ".json")) {
     text = trace::to_chrome_json(cap.events, cap.rows);
   } else {
     trace::SvgOptions o;
@@ -463,7 +465,8 @@ int run_distributed(int argc, char** argv, int first) {
   app.add_flag("--check", a.check, "residual on rank 0");
   app.add_flag("--baseline", a.baseline, "ScaLAPACK on the same processes, block size and matrix");
   app.add_flag("--json", a.json, "one JSON line from rank 0");
-  app.add_option("--trace", a.trace, "each process writes the last hetla run's trace to FILE.rankR.svg|.json");
+  app.add_option("--trace", a.trace, "each process writes the last hetla run's trace to FILE.rankR.svg|.json")
+      ->check(trace_file());
   app.add_option("--devices", a.devices, "devices of each process (as hetla bench --devices)");
   app.add_option("--threads", a.threads, "host workers per process (default: the node's cores / its processes)")
       ->check(CLI::PositiveNumber);
@@ -471,10 +474,15 @@ int run_distributed(int argc, char** argv, int first) {
   for (int i = argc - 1; i >= first; --i) args.emplace_back(argv[i]);  // CLI11 takes them reversed
   try {
     app.parse(args);
+    // before the run, not after it: every process writes its own file there
+    if (!a.trace.empty()) check_output_path(a.trace, "--trace");
   } catch (const CLI::CallForHelp&) {
     std::fputs(app.help().c_str(), stdout);
     return 0;
   } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "hetla bench: %s\n", e.what());
+    return 2;
+  } catch (const UsageError& e) {
     std::fprintf(stderr, "hetla bench: %s\n", e.what());
     return 2;
   }
