@@ -91,9 +91,13 @@ TEST(Cli, BenchGridOneProcess) {
   auto bad = run("bench potrf -n 200 --grid 2x1 --json");
   EXPECT_EQ(bad.rc, 2);
   EXPECT_NE(bad.out.find("needs 2 processes"), std::string::npos) << bad.out;
-  // --trace is checked before anything runs, as in the single-process bench
+  // --trace is checked before anything runs, as in the single-process bench,
+  // and so are the sizes, as there
   for (const auto& [args, message] : {std::pair{"--trace t.txt", "must end in .json"},
-                                      std::pair{"--trace /no/such/folder/t.svg", "cannot be written"}}) {
+                                      std::pair{"--trace /no/such/folder/t.svg", "cannot be written"},
+                                      std::pair{"--nb -5", "--nb: -5 is out of range"},
+                                      std::pair{"-m 0", "-m: 0 is out of range"},
+                                      std::pair{"-r 0", "--repeat: 0 is out of range"}}) {
     auto t = run(std::string("bench potrf -n 200 --grid 1x1 --json ") + args);
     EXPECT_EQ(t.rc, 2) << args;
     EXPECT_NE(t.err.find(message), std::string::npos) << args << ": " << t.err;

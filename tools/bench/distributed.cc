@@ -12,6 +12,7 @@
 #include <complex>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -21,9 +22,9 @@
 #include "bench/flops.hpp"
 #include "bench/scalapack.hpp"
 #include "checks.hpp"
-#include "cli.hpp"
 #include "checks_lu.hpp"
 #include "checks_qr.hpp"
+#include "cli.hpp"
 #include "context/context.hpp"
 #include "hetla/context.hpp"
 #include "hetla/linalg.hpp"
@@ -452,16 +453,20 @@ int run_distributed(int argc, char** argv, int first) {
   app.add_option("routine", a.routine, "potrf, getrf, geqrf or gemm")
       ->required()
       ->check(CLI::IsMember({"potrf", "getrf", "geqrf", "gemm"}));
-  app.add_option("-n", a.n, "order (columns)")->required()->check(CLI::PositiveNumber);
-  app.add_option("-m", a.m, "rows (getrf, geqrf, gemm; default n)");
-  app.add_option("-k", a.k, "inner dimension (gemm; default n)");
+  // the single-process bench's integer checks: "1e3" is 1000, 0 and -5 are out of range
+  const int64_t max_dim = std::numeric_limits<int32_t>::max();  // ScaLAPACK's integers
+  app.add_option("-n", a.n, "order (columns)")->required()->transform(integer(1, max_dim));
+  app.add_option("-m", a.m, "rows (getrf, geqrf, gemm; default n)")->transform(integer(1, max_dim));
+  app.add_option("-k", a.k, "inner dimension (gemm; default n)")->transform(integer(1, max_dim));
   app.add_option("--nb", a.nb,
                  "tile and ScaLAPACK block size (default: hetla's for n; gemm: the one within 1/4 of it "
-                 "that spreads C most evenly over the grid)");
+                 "that spreads C most evenly over the grid)")
+      ->transform(integer(1, max_dim));
   app.add_option("--grid", a.grid, "process grid PxQ, P Q = the number of processes")->required();
   app.add_option("-p,--precision", a.precision, "s, d, c or z")->check(CLI::IsMember({"s", "d", "c", "z"}));
   app.add_option("--uplo", a.uplo, "L or U (potrf)")->check(CLI::IsMember({"L", "U"}));
-  app.add_option("-r,--repeat", a.repeat, "runs of hetla and of the baseline; the best of each is reported")->check(CLI::PositiveNumber);
+  app.add_option("-r,--repeat", a.repeat, "runs of hetla and of the baseline; the best of each is reported")
+      ->transform(integer(1, 1000));
   app.add_flag("--check", a.check, "residual on rank 0");
   app.add_flag("--baseline", a.baseline, "ScaLAPACK on the same processes, block size and matrix");
   app.add_flag("--json", a.json, "one JSON line from rank 0");
@@ -469,7 +474,7 @@ int run_distributed(int argc, char** argv, int first) {
       ->check(trace_file());
   app.add_option("--devices", a.devices, "devices of each process (as hetla bench --devices)");
   app.add_option("--threads", a.threads, "host workers per process (default: the node's cores / its processes)")
-      ->check(CLI::PositiveNumber);
+      ->transform(integer(1, 4096));
   std::vector<std::string> args;
   for (int i = argc - 1; i >= first; --i) args.emplace_back(argv[i]);  // CLI11 takes them reversed
   try {
@@ -479,10 +484,7 @@ int run_distributed(int argc, char** argv, int first) {
   } catch (const CLI::CallForHelp&) {
     std::fputs(app.help().c_str(), stdout);
     return 0;
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "hetla bench: %s\n", e.what());
-    return 2;
-  } catch (const UsageError& e) {
+  } catch (const std::runtime_error& e) {  // CLI::ParseError or UsageError
     std::fprintf(stderr, "hetla bench: %s\n", e.what());
     return 2;
   }
