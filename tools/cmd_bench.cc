@@ -26,7 +26,6 @@ namespace hetla::cli {
 
 namespace {
 
-constexpr int64_t kMaxDim = 2147483647;  // LAPACK integers are 32-bit
 // Scope of an option with no BenchOption bit of its own: every routine takes
 // it, or only those that run through the library (hetla::init).
 constexpr unsigned kEveryRoutine = 0;

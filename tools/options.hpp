@@ -26,6 +26,10 @@ bool parse_command(CLI::App& app, int argc, char** argv, int first);
 /// prints no help), so every command returns before it runs anything.
 void set_parse_only(bool on);
 
+/// The largest matrix dimension an option takes: LAPACK's and ScaLAPACK's
+/// integers are 32-bit.
+constexpr int64_t kMaxDim = 2147483647;
+
 /// A whole decimal integer in [lo, hi] ("1e7" included); rewrites the value
 /// in plain decimal, so it converts to any integer type that holds [lo, hi].
 CLI::Validator integer(int64_t lo, int64_t hi);

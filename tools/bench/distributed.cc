@@ -12,7 +12,6 @@
 #include <complex>
 #include <cstdio>
 #include <cstdlib>
-#include <limits>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -454,14 +453,13 @@ int run_distributed(int argc, char** argv, int first) {
       ->required()
       ->check(CLI::IsMember({"potrf", "getrf", "geqrf", "gemm"}));
   // the single-process bench's integer checks: "1e3" is 1000, 0 and -5 are out of range
-  const int64_t max_dim = std::numeric_limits<int32_t>::max();  // ScaLAPACK's integers
-  app.add_option("-n", a.n, "order (columns)")->required()->transform(integer(1, max_dim));
-  app.add_option("-m", a.m, "rows (getrf, geqrf, gemm; default n)")->transform(integer(1, max_dim));
-  app.add_option("-k", a.k, "inner dimension (gemm; default n)")->transform(integer(1, max_dim));
+  app.add_option("-n", a.n, "order (columns)")->required()->transform(integer(1, kMaxDim));
+  app.add_option("-m", a.m, "rows (getrf, geqrf, gemm; default n)")->transform(integer(1, kMaxDim));
+  app.add_option("-k", a.k, "inner dimension (gemm; default n)")->transform(integer(1, kMaxDim));
   app.add_option("--nb", a.nb,
                  "tile and ScaLAPACK block size (default: hetla's for n; gemm: the one within 1/4 of it "
                  "that spreads C most evenly over the grid)")
-      ->transform(integer(1, max_dim));
+      ->transform(integer(1, kMaxDim));
   app.add_option("--grid", a.grid, "process grid PxQ, P Q = the number of processes")->required();
   app.add_option("-p,--precision", a.precision, "s, d, c or z")->check(CLI::IsMember({"s", "d", "c", "z"}));
   app.add_option("--uplo", a.uplo, "L or U (potrf)")->check(CLI::IsMember({"L", "U"}));
