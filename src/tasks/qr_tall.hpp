@@ -237,7 +237,7 @@ void tall_panel_node(rt::Runtime& rt, const std::shared_ptr<const TallPanel<T>>&
     acc3.push_back(rt::W(P.part_h[r]));
     const int64_t lo = std::max(P.lo[r], c2), hi = P.lo[r + 1];
     P.task(rt, std::move(acc3), "gemm", 2.0 * s * (hi - lo) * n1 * n2,
-           [sp, r, lo, hi, c0, c1, c2, n1, n2](rt::TaskContext&) {
+           [sp, r, lo, hi, c0, c1, n1, n2](rt::TaskContext&) {
              const TallPanel<T>& P = *sp;
              const Tile<T> X = P.part[r];
              if (r == 0) {
