@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config git time   # time: start-up check of the install test
+  ccache                                   # recompiles only what changed between test-suite runs
   libopenblas-pthread-dev liblapacke-dev   # host BLAS/LAPACK (pthread OpenBLAS) + LAPACKE
   libopenblas64-0-pthread                  # ILP64 OpenBLAS: vendor of libhetla_lapack's _64_ names (run time)
   libhwloc-dev                             # topology and thread pinning
