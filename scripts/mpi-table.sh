@@ -9,7 +9,7 @@
 # Cells are GFLOP/s hetla / ScaLAPACK at the same nb, each side the best of
 # R runs; "best / best" is hetla's best nb against ScaLAPACK's best nb; "2
 # processes / 1" is hetla's best nb over one process. n = 8000, 4 tile sizes,
-# repeat 3: about 15 minutes on 2 cores. Run it on an idle machine.
+# repeat 2: 17 minutes on 2 cores (AMD EPYC, 2026-12-02). Run it on an idle machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build n=8000 nbs=128,192,256,384 routines=potrf,getrf,geqrf,gemm repeat=3
