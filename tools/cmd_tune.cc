@@ -169,8 +169,10 @@ int cmd_tune(int argc, char** argv, int first) {
                "($HETLA_SPLIT_MODEL); gemm then interpolates it in n by default.\n"
                "\n"
                "--tiles searches the tile size of potrf (also used by gemm, trsm, herk), getrf\n"
-               "and geqrf on SPEC at each size N in the precisions of --precisions, best of R\n"
-               "runs per point, and stores the fastest in " + tune::tiles_path() + "\n"
+               "and geqrf on SPEC at each size N in the precisions of --precisions: the sizes\n"
+               "from half to twice the built-in one run in rounds that keep the faster half,\n"
+               "the last two R runs or more (best time), and the fastest is stored in\n" +
+               tune::tiles_path() + "\n"
                "($HETLA_TUNING); the library then uses it by default.\n"
                "\n"
                "--crossover times one potrf, getrf and geqrf call on the vendor in the calling\n"
@@ -204,7 +206,7 @@ int cmd_tune(int argc, char** argv, int first) {
       ->option_text("SPEC")->check(device_list())->capture_default_str();
   app.add_option("--nb", nb, "tile size of the kernel measurements")
       ->option_text("NB")->transform(integer(16, 4096))->capture_default_str();
-  CLI::Option* repeat = app.add_option("--repeat", reps, "runs per kernel (median), refinement rounds per N (--split)\nor runs per point (--tiles, best)")
+  CLI::Option* repeat = app.add_option("--repeat", reps, "runs per kernel (median), refinement rounds per N (--split)\nor runs of the last two sizes (--tiles, best)")
       ->option_text("R")->transform(integer(1, 100))->default_str("5; --split: 3; --tiles: 2; --crossover: 3");
   CLI::Option* split_flag = app.add_flag("--split", split, "learn the GEMM split instead of the kernel rates");
   CLI::Option* tiles_flag = app.add_flag("--tiles", tiles, "search the tile sizes instead of the kernel rates");

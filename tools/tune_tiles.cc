@@ -1,10 +1,11 @@
 // The search does not time every tile size: candidates that leave fewer
 // than two tile columns per worker are pruned (the DAG would starve the cores
-// — the rule default_tile_size applies), and from the built-in default it
-// climbs to the faster neighbour until neither neighbour is faster, which on
-// the unimodal rate-vs-nb curves of these routines (seed 002 Fig. 2a; measured
-// here: dpotrf n=4000 85/96/98/95 GFLOP/s at nb 128/256/320/384) times 3-4 of
-// the ~10 candidates.
+// — the rule default_tile_size applies), and of the rest only those from half
+// to twice the built-in default race (tile_race.hpp: rounds that halve the
+// field, so drift of the machine while it runs does not pick the size), which
+// on the rate-vs-nb curves of these routines (seed 002 Fig. 2a; measured
+// here: dpotrf n=4000 85/96/98/95 GFLOP/s at nb 128/256/320/384) holds the
+// best one.
 #include "tune_tiles.hpp"
 
 #include <algorithm>
@@ -12,11 +13,11 @@
 #include <functional>
 #include <cstdio>
 #include <limits>
-#include <map>
 #include <stdexcept>
 
 #include "cli.hpp"
 #include "progress.hpp"
+#include "tile_race.hpp"
 #include "context/context.hpp"
 #include "hetla/hetla.hpp"
 #include "matgen.hpp"
@@ -64,40 +65,28 @@ double time_routine(const std::string& routine, int64_t n, int64_t nb, const std
 struct Found {
   int64_t nb = 0;
   double gflops = 0;
-  int timed = 0;
+  int timed = 0;  // candidates timed
+  int runs = 0;   // runs in all
 };
 
 template <typename T>
 Found search(const std::string& routine, int64_t n, int workers, int repeat, const std::function<void()>& tick) {
   const std::vector<T> A0 =
       routine == "potrf" ? bench::random_hpd<T>(n, n, 1) : bench::random_matrix<T>(n, n, n, 1);
-  std::vector<int64_t> cand;
-  for (int64_t nb : kCandidates)
-    if (nb <= n && (n + nb - 1) / nb >= 2 * workers) cand.push_back(nb);
-  if (cand.empty()) cand.push_back(std::min<int64_t>(64, n));
-  // Start at the candidate nearest the built-in default.
   const Panels panels = routine == "potrf" ? Panels::Cholesky : routine == "getrf" ? Panels::LU : Panels::QR;
   const int64_t start = default_tile_size<T>(n, panels);
-  std::size_t i = 0;
-  for (std::size_t k = 0; k < cand.size(); ++k)
-    if (std::abs(cand[k] - start) < std::abs(cand[i] - start)) i = k;
-  std::map<std::size_t, double> rate;
-  auto measure = [&](std::size_t k) {
-    if (!rate.count(k)) {
-      rate[k] = flop_count<T>(routine, static_cast<double>(n)) / time_routine<T>(routine, n, cand[k], A0, repeat) / 1e9;
-      tick();
-    }
-    return rate[k];
-  };
-  for (;;) {
-    const double here = measure(i);
-    const double left = i > 0 ? measure(i - 1) : 0;
-    const double right = i + 1 < cand.size() ? measure(i + 1) : 0;
-    if (left > here && left >= right) --i;
-    else if (right > here) ++i;
-    else break;
-  }
-  return {cand[i], rate[i], static_cast<int>(rate.size())};
+  std::vector<int64_t> cand;
+  for (int64_t nb : kCandidates)
+    if (nb <= n && (n + nb - 1) / nb >= 2 * workers && 2 * nb >= start && nb <= 2 * start) cand.push_back(nb);
+  if (cand.empty()) cand.push_back(std::min<int64_t>(start, n));
+  const RaceResult r = race(cand.size(), repeat, [&](std::size_t i) {
+    const double seconds = time_routine<T>(routine, n, cand[i], A0, 1);
+    tick();
+    return seconds;
+  });
+  Found f{cand[r.best], flop_count<T>(routine, static_cast<double>(n)) / r.seconds[r.best] / 1e9, 0, r.total_runs};
+  for (int runs : r.runs) f.timed += runs > 0;
+  return f;
 }
 
 }  // namespace
@@ -167,6 +156,7 @@ int tune_tiles(const TileSearch& s) {
         Record rec;
         rec.add("routine", routine, "", 6).add("precision", std::string(1, p), "", 9).add("n", n, "", 6);
         rec.add("nb", f.nb, "", 4).add("gflops", f.gflops, "", 8, 2).add("timed", static_cast<int64_t>(f.timed), "", 5);
+        rec.add("runs", static_cast<int64_t>(f.runs), "", 4);
         progress.clear();
         printer.print(rec);
       }

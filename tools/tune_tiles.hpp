@@ -11,7 +11,7 @@ struct TileSearch {
   std::vector<std::string> routines = {"potrf", "getrf", "geqrf"};
   std::string precisions = "d";
   std::vector<int64_t> sizes = {1000, 2000, 4000, 8000};
-  int repeat = 2;  // best of R runs per point
+  int repeat = 2;  // the two finalists run at least R times each (tile_race.hpp)
   bool json = false, dry = false, quiet = false;
 };
 
