@@ -6,7 +6,7 @@
 # hetla reaches; then the tall-skinny and wide shapes of getrf and geqrf.
 #   scripts/perf-table.sh [BUILD_DIR] [--update-readme] [--sizes N,N,...]
 #                         [--precisions s,d,c,z] [--repeat R]
-# The whole table (4 precisions) takes about 20 minutes on 2 cores.
+# The whole table (4 precisions) takes 20-40 minutes on 2 cores.
 # With --update-readme the table replaces the one between the perf-table
 # markers in README.md. Run it on an idle machine: the numbers are only as
 # quiet as the machine (ratios are taken within one process, so they hold
