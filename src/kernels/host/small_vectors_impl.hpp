@@ -18,10 +18,16 @@ template <> struct Unaligned<double> {
 template <> struct Unaligned<float> {
   typedef float type;
 };
+// GCC warns that returning a 32-byte vector without AVX changes the ABI
+// (-Wpsabi): no call crosses a translation unit here (internal linkage), so
+// no two builds ever meet on it.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
 template <typename V, typename T> inline V load(const T* p) { return *reinterpret_cast<const typename Unaligned<V>::type*>(p); }
 template <typename V, typename T> inline void store(T* p, const V& v) {
   *reinterpret_cast<typename Unaligned<V>::type*>(p) = v;
 }
+#pragma GCC diagnostic pop
 
 }  // namespace small_vectors
 }  // namespace
