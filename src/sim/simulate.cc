@@ -20,6 +20,7 @@
 #include "hetla/lu.hpp"
 #include "hetla/qr.hpp"
 #include "runtime/runtime.hpp"
+#include "sim/forked_run.hpp"
 #include "sim/sim_device.hpp"
 #include "sim/simgrid_runtime.hpp"
 #include "trace/trace.hpp"
@@ -234,13 +235,7 @@ Result simulate(const MachineModel& model, const Request& req) {
   if (nodes > 1 && !(model.network_gbs > 0))
     throw std::invalid_argument(model.file + ": network.bandwidth_gbs: needed for " + std::to_string(nodes) + " nodes");
   hetla::finalize();  // no runtime threads across fork()
-  int fds[2];
-  if (pipe(fds) != 0) throw std::runtime_error("simulate: pipe failed");
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("simulate: fork failed");
-  if (pid == 0) {
-    close(fds[0]);
+  const std::string text = run_forked([&] {
     json out;
     try {
       int argc = 5;
@@ -261,24 +256,8 @@ Result simulate(const MachineModel& model, const Request& req) {
     } catch (const std::exception& e) {
       out["error"] = e.what();
     }
-    const std::string s = out.dump();
-    std::size_t done = 0;
-    while (done < s.size()) {
-      const ssize_t w = write(fds[1], s.data() + done, s.size() - done);
-      if (w <= 0) break;
-      done += static_cast<std::size_t>(w);
-    }
-    close(fds[1]);
-    _exit(0);
-  }
-  close(fds[1]);
-  std::string text;
-  char buf[4096];
-  for (ssize_t r; (r = read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(r));
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (text.empty()) throw std::runtime_error("simulate: the simulation process died (status " + std::to_string(status) + ")");
+    return out.dump();
+  });
   json out = json::parse(text);
   if (out.contains("error")) throw std::runtime_error("simulate: " + out["error"].get<std::string>());
   Result res;
