@@ -170,8 +170,9 @@ int cmd_tune(int argc, char** argv, int first) {
                "\n"
                "--tiles searches the tile size of potrf (also used by gemm, trsm, herk), getrf\n"
                "and geqrf on SPEC at each size N in the precisions of --precisions: the sizes\n"
-               "from half to twice the built-in one run in rounds that keep the faster half,\n"
-               "the last two R runs or more (best time), and the fastest is stored in\n" +
+               "from half to twice the built-in one race in rounds (each forward, then back)\n"
+               "that keep the faster half, the last two until each ran R times, and the\n"
+               "winner is stored in\n" +
                tune::tiles_path() + "\n"
                "($HETLA_TUNING); the library then uses it by default.\n"
                "\n"
@@ -206,7 +207,7 @@ int cmd_tune(int argc, char** argv, int first) {
       ->option_text("SPEC")->check(device_list())->capture_default_str();
   app.add_option("--nb", nb, "tile size of the kernel measurements")
       ->option_text("NB")->transform(integer(16, 4096))->capture_default_str();
-  CLI::Option* repeat = app.add_option("--repeat", reps, "runs per kernel (median), refinement rounds per N (--split)\nor runs of the last two sizes (--tiles, best)")
+  CLI::Option* repeat = app.add_option("--repeat", reps, "runs per kernel (median), refinement rounds per N (--split)\nor runs of the last two sizes (--tiles)")
       ->option_text("R")->transform(integer(1, 100))->default_str("5; --split: 3; --tiles: 2; --crossover: 3");
   CLI::Option* split_flag = app.add_flag("--split", split, "learn the GEMM split instead of the kernel rates");
   CLI::Option* tiles_flag = app.add_flag("--tiles", tiles, "search the tile sizes instead of the kernel rates");
