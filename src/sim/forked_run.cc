@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <fstream>
 #include <optional>
@@ -74,7 +75,10 @@ std::optional<std::string> run_once(const std::function<std::string()>& child, s
       quiet = 0;
       continue;
     }
-    if (r < 0) continue;  // EINTR
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      break;  // the pipe cannot be polled: take what came (an empty text is an error below)
+    }
     const long long cpu = cpu_ticks(pid);
     if (cpu < 0 || cpu != last_cpu) last_cpu = cpu, quiet = 0;  // unreadable: never taken for a stall
     else if (++quiet >= quiet_polls) {
