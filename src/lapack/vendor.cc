@@ -27,7 +27,7 @@ void* other_symbol(const std::string& name) {
 
 /// Whether ilaver_ (three INTEGER outputs: LAPACK's version) writes 64-bit
 /// integers: an LP64 one writes 32-bit halves and leaves the -1 high halves.
-bool writes_64bit_integers(void* ilaver) {
+[[maybe_unused]] bool writes_64bit_integers(void* ilaver) {  // unused in sanitized builds (open_ilp64)
   int64_t v[3] = {-1, -1, -1};
   reinterpret_cast<void (*)(int64_t*, int64_t*, int64_t*)>(ilaver)(&v[0], &v[1], &v[2]);
   return v[0] >= 3 && v[0] < 100 && v[1] >= 0 && v[1] < 100 && v[2] >= 0 && v[2] < 100;
