@@ -12,8 +12,8 @@
 #include <complex>
 #include <functional>
 #include <cstdio>
-#include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include "cli.hpp"
 #include "progress.hpp"
@@ -39,28 +39,36 @@ template <typename T> double flop_count(const std::string& routine, double n) {
   return scale * 4 * n * n * n / 3;  // geqrf
 }
 
-/// Best-of-`repeat` seconds of one routine at (n, nb) on a fresh copy of A0.
-template <typename T>
-double time_routine(const std::string& routine, int64_t n, int64_t nb, const std::vector<T>& A0, int repeat) {
-  double best = std::numeric_limits<double>::max();
-  std::vector<T> A(A0.size()), tau(static_cast<std::size_t>(n));
-  std::vector<int64_t> ipiv(static_cast<std::size_t>(n));
-  Options o;
-  o.nb = nb;
-  for (int r = 0; r < repeat; ++r) {
-    A = A0;
+/// One timed run of a routine at (n, nb), each on a fresh copy of A0 in
+/// buffers kept across the race's runs (allocated once, not per run).
+template <typename T> class RoutineTimer {
+ public:
+  RoutineTimer(std::string routine, int64_t n, const std::vector<T>& A0)
+      : routine_(std::move(routine)), n_(n), A0_(A0), A_(A0.size()), tau_(static_cast<std::size_t>(n)),
+        ipiv_(static_cast<std::size_t>(n)) {}
+
+  double seconds(int64_t nb) {
+    Options o;
+    o.nb = nb;
+    A_ = A0_;
     const double t0 = now_seconds();
-    if (routine == "potrf") {
-      if (potrf<T>(Uplo::Lower, n, A.data(), n, o) != 0) throw std::runtime_error("tune: potrf test matrix not HPD");
-    } else if (routine == "getrf") {
-      getrf<T>(n, n, A.data(), n, ipiv.data(), o);
+    if (routine_ == "potrf") {
+      if (potrf<T>(Uplo::Lower, n_, A_.data(), n_, o) != 0) throw std::runtime_error("tune: potrf test matrix not HPD");
+    } else if (routine_ == "getrf") {
+      getrf<T>(n_, n_, A_.data(), n_, ipiv_.data(), o);
     } else {
-      geqrf<T>(n, n, A.data(), n, tau.data(), o);
+      geqrf<T>(n_, n_, A_.data(), n_, tau_.data(), o);
     }
-    best = std::min(best, now_seconds() - t0);
+    return now_seconds() - t0;
   }
-  return best;
-}
+
+ private:
+  std::string routine_;
+  int64_t n_;
+  const std::vector<T>& A0_;
+  std::vector<T> A_, tau_;
+  std::vector<int64_t> ipiv_;
+};
 
 struct Found {
   int64_t nb = 0;
@@ -79,8 +87,9 @@ Found search(const std::string& routine, int64_t n, int workers, int repeat, con
   for (int64_t nb : kCandidates)
     if (nb <= n && (n + nb - 1) / nb >= 2 * workers && 2 * nb >= start && nb <= 2 * start) cand.push_back(nb);
   if (cand.empty()) cand.push_back(std::min<int64_t>(start, n));
+  RoutineTimer<T> timer(routine, n, A0);
   const RaceResult r = race(cand.size(), repeat, [&](std::size_t i) {
-    const double seconds = time_routine<T>(routine, n, cand[i], A0, 1);
+    const double seconds = timer.seconds(cand[i]);
     tick();
     return seconds;
   });
