@@ -4,16 +4,15 @@
 // Hand-computable: one copy of B bytes alone over a link of G bytes/s and
 // latency L takes L + B / G (CM02 model, as simulate() configures it).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdio>
+#include <cstring>
 #include <functional>
 #include <simgrid/s4u.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "sim/forked_run.hpp"
 #include "sim/model.hpp"
 #include "sim/simgrid_runtime.hpp"
 
@@ -27,15 +26,11 @@ struct Copy {
 };
 
 // The simulated time at which each copy (all started at time 0) ends, on
-// the platform of `m` with `nodes` nodes. In a child process: SimGrid
-// allows one simulation per process.
+// the platform of `m` with `nodes` nodes. In a child process (run_forked:
+// SimGrid allows one simulation per process, and a child stuck on a lock
+// that fork() copied is forked again).
 std::vector<double> copy_end_times(const MachineModel& m, int nodes, const std::vector<Copy>& copies, double bytes) {
-  int fds[2];
-  if (pipe(fds) != 0) return {};
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
+  const std::string raw = run_forked([&] {
     int argc = 4;
     char a0[] = "test", a1[] = "--cfg=network/model:CM02", a2[] = "--cfg=network/crosstraffic:0",
          a3[] = "--log=root.thresh:critical";
@@ -52,16 +47,11 @@ std::vector<double> copy_end_times(const MachineModel& m, int nodes, const std::
         });
       engine.run();
     }
-    const ssize_t want = static_cast<ssize_t>(ends.size() * sizeof(double));
-    _exit(write(fds[1], ends.data(), ends.size() * sizeof(double)) == want ? 0 : 1);
-  }
-  close(fds[1]);
-  std::vector<double> ends(copies.size(), -1);
-  const ssize_t got = read(fds[0], ends.data(), ends.size() * sizeof(double));
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (got != static_cast<ssize_t>(ends.size() * sizeof(double))) return {};
+    return std::string(reinterpret_cast<const char*>(ends.data()), ends.size() * sizeof(double));
+  });
+  if (raw.size() != copies.size() * sizeof(double)) return {};
+  std::vector<double> ends(copies.size());
+  std::memcpy(ends.data(), raw.data(), raw.size());
   return ends;
 }
 
