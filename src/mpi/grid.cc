@@ -27,10 +27,51 @@ void check(int rc, const char* what) {
   throw std::runtime_error(std::string(what) + ": " + std::string(msg, static_cast<std::size_t>(len)));
 }
 
-int to_int(std::size_t bytes) {
-  if (bytes > static_cast<std::size_t>(INT32_MAX)) throw std::length_error("MPI transfer over 2 GiB");
-  return static_cast<int>(bytes);
+int to_int(std::size_t n) {
+  if (n > static_cast<std::size_t>(INT32_MAX)) throw std::length_error("MPI: more than 2^31 - 1 items in one call");
+  return static_cast<int>(n);
 }
+
+// Transfers longer than this go as one derived datatype (below); the tests
+// lower it to take that path with small buffers.
+std::atomic<std::size_t> g_max_plain_bytes{static_cast<std::size_t>(INT32_MAX)};
+
+/// `bytes` as an MPI (count, datatype): MPI counts are int, so a transfer
+/// past 2 GiB (a packed panel of 300 000 x 512 complex doubles is 2.4 GiB)
+/// goes as one struct of whole MiB blocks and the bytes left. Both sides
+/// build the same type from the same length. Made and freed under
+/// mpi_mutex; MPI lets a type be freed while a transfer using it is pending.
+class ByteType {
+ public:
+  explicit ByteType(std::size_t bytes) {
+    if (bytes <= g_max_plain_bytes.load(std::memory_order_relaxed)) {
+      count_ = static_cast<int>(bytes);
+      return;
+    }
+    constexpr std::size_t kBlock = std::size_t{1} << 20;
+    MPI_Datatype block = MPI_DATATYPE_NULL;
+    check(MPI_Type_contiguous(static_cast<int>(kBlock), MPI_BYTE, &block), "MPI_Type_contiguous");
+    int lengths[2] = {to_int(bytes / kBlock), static_cast<int>(bytes % kBlock)};
+    MPI_Aint offsets[2] = {0, static_cast<MPI_Aint>(bytes / kBlock * kBlock)};
+    MPI_Datatype types[2] = {block, MPI_BYTE};
+    const int rc = MPI_Type_create_struct(2, lengths, offsets, types, &type_);
+    MPI_Type_free(&block);
+    check(rc, "MPI_Type_create_struct");
+    check(MPI_Type_commit(&type_), "MPI_Type_commit");
+    count_ = 1;
+  }
+  ~ByteType() {
+    if (type_ != MPI_BYTE) MPI_Type_free(&type_);
+  }
+  ByteType(const ByteType&) = delete;
+  ByteType& operator=(const ByteType&) = delete;
+  int count() const { return count_; }
+  MPI_Datatype type() const { return type_; }
+
+ private:
+  int count_ = 0;
+  MPI_Datatype type_ = MPI_BYTE;
+};
 
 // The runtime's transfers: tags are the runtime's per-pair sequence numbers,
 // folded into the communicator's tag range.
@@ -47,7 +88,8 @@ class MpiComm final : public rt::Comm {
   Request isend(const void* data, std::size_t bytes, int dest, uint64_t tag) override {
     auto* r = new MPI_Request;
     std::lock_guard<std::mutex> lk(mpi_mutex());
-    const int rc = MPI_Isend(data, to_int(bytes), MPI_BYTE, dest, fold(tag), comm_, r);
+    const ByteType t(bytes);
+    const int rc = MPI_Isend(data, t.count(), t.type(), dest, fold(tag), comm_, r);
     if (rc != MPI_SUCCESS) delete r;
     check(rc, "MPI_Isend");
     sent_ += bytes;
@@ -56,7 +98,8 @@ class MpiComm final : public rt::Comm {
   Request irecv(void* data, std::size_t bytes, int source, uint64_t tag) override {
     auto* r = new MPI_Request;
     std::lock_guard<std::mutex> lk(mpi_mutex());
-    const int rc = MPI_Irecv(data, to_int(bytes), MPI_BYTE, source, fold(tag), comm_, r);
+    const ByteType t(bytes);
+    const int rc = MPI_Irecv(data, t.count(), t.type(), source, fold(tag), comm_, r);
     if (rc != MPI_SUCCESS) delete r;
     check(rc, "MPI_Irecv");
     return r;
@@ -234,18 +277,22 @@ std::vector<double> Grid::gather(double v, int root) const {
 
 void Grid::send(const void* data, std::size_t bytes, int dest) const {
   std::lock_guard<std::mutex> lk(mpi_mutex());
-  check(MPI_Send(data, to_int(bytes), MPI_BYTE, dest, 0, impl_->coll), "MPI_Send");
+  const ByteType t(bytes);
+  check(MPI_Send(data, t.count(), t.type(), dest, 0, impl_->coll), "MPI_Send");
 }
 
 void Grid::recv(void* data, std::size_t bytes, int source) const {
   std::lock_guard<std::mutex> lk(mpi_mutex());
-  check(MPI_Recv(data, to_int(bytes), MPI_BYTE, source, 0, impl_->coll, MPI_STATUS_IGNORE), "MPI_Recv");
+  const ByteType t(bytes);
+  check(MPI_Recv(data, t.count(), t.type(), source, 0, impl_->coll, MPI_STATUS_IGNORE), "MPI_Recv");
 }
 
 void Grid::barrier() const {
   std::lock_guard<std::mutex> lk(mpi_mutex());
   check(MPI_Barrier(impl_->coll), "MPI_Barrier");
 }
+
+std::size_t set_max_plain_bytes_for_tests(std::size_t bytes) { return g_max_plain_bytes.exchange(bytes); }
 
 std::pair<int, int> parse_grid(const std::string& text) {
   const auto x = text.find('x');

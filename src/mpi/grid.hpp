@@ -74,6 +74,11 @@ class Grid {
   std::unique_ptr<Impl> impl_;
 };
 
+/// Transfers longer than `bytes` go as one derived MPI datatype, as those
+/// past 2 GiB must; returns the previous bound (INT32_MAX). For tests only:
+/// the path taken by huge panels, with small buffers.
+std::size_t set_max_plain_bytes_for_tests(std::size_t bytes);
+
 /// "PxQ" -> {P, Q}; throws std::invalid_argument naming the expected form.
 std::pair<int, int> parse_grid(const std::string& text);
 

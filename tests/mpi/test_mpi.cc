@@ -225,6 +225,31 @@ TEST(Mpi, RepeatedCallsSeeNewData) {
   }
 }
 
+// Transfers past MPI's int count (2 GiB; a packed panel of 300 000 x 512
+// complex doubles) go as one derived datatype of MiB blocks and the bytes
+// left: the same path here, with the bound lowered to 4 KiB. Tiles of 400 x
+// 400 are one block and 231 424 bytes, the ragged ones under a block.
+TEST(Mpi, TransfersPastTheCountLimitGoAsOneDerivedType) {
+  struct Restore {
+    std::size_t bound = mpi::set_max_plain_bytes_for_tests(4096);
+    ~Restore() { mpi::set_max_plain_bytes_for_tests(bound); }
+  } restore;
+  const int64_t n = 900, nb = 400;
+  for (auto [p, q] : grids()) {
+    SCOPED_TRACE(std::to_string(p) + "x" + std::to_string(q));
+    mpi::Grid g(p, q);
+    const auto A0 = bench::random_hpd<double>(n, n, 3);
+    mpi::DistMatrix<double> A(g, n, n, nb);
+    A.scatter(A0.data(), n);
+    ASSERT_EQ(mpi::potrf(Uplo::Lower, A), 0);
+    std::vector<double> F(static_cast<std::size_t>(n * n));
+    A.gather(F.data(), n);
+    if (g.rank() == 0) {
+      EXPECT_LT(bench::potrf_residual(Uplo::Lower, n, A0.data(), n, F.data(), n), bench::kResidualThreshold);
+    }
+  }
+}
+
 // A ScaLAPACK local array (padded lld) used in place (view_scalapack) gives
 // the copied matrix's factor, in the array's own places; the padding rows
 // and the other triangle stay as they were.
