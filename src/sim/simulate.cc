@@ -116,7 +116,8 @@ json simulate_in_engine(const MachineModel& model, const Request& req, int nodes
   host_cores.rates = model.host;
   host_cores.link_gbs = 1e6;  // its own node's memory
   for (int node = 0; node < nodes; ++node) {
-    const std::string pre = nodes > 1 ? "n" + std::to_string(node) + "." : "";
+    std::string pre;  // appended, not "n" + ...: GCC 12 reads that as an overlapping memcpy (-Wrestrict)
+    if (nodes > 1) pre.append("n").append(std::to_string(node)).append(".");
     if (nodes > 1) {
       rc.accelerators.push_back(std::make_shared<SimDevice>(pre + "cpu", host_cores, -1, cores));
       rates.push_back(&model.host);
