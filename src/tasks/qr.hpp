@@ -47,7 +47,11 @@ template <typename T> class PanelBlock {
         contiguous = contiguous && tiles_[t].ld == tiles_[0].ld &&
                      tiles_[t].data == tiles_[t - 1].data + tiles_[t - 1].mb;
     }
-    if (contiguous) {
+    // Tiles of one column stored one after the other (tile storage, nb = 1)
+    // also follow each other, but with ld = mb: as a block the rows would
+    // pass its leading dimension, which LAPACK rejects (zgels 153 x 216 at
+    // nb 8: zgeqr2's lda error, the last panel left unfactored).
+    if (contiguous && tiles_[0].ld >= rows_) {
       data_ = tiles_[0].data;
       ld_ = tiles_[0].ld;
     } else {

@@ -37,7 +37,8 @@ const Shape kShapes[] = {{96, 96, 3, 0, 32},  {150, 70, 4, 2, 32}, {70, 150, 4, 
                          {40, 97, 2, 1, 16},  {60, 20, 3, 0, 64},  {20, 60, 3, 0, 64},  {200, 24, 5, 0, 16},
                          {24, 200, 5, 3, 16}, {33, 1, 2, 0, 16},   {1, 33, 2, 0, 16},   {1, 1, 1, 0, 16},
                          {500, 300, 130, 1, 128}, {300, 500, 130, 0, 128},  // nb 128: larfb blocks
-                         {4300, 40, 3, 1, 16}, {40, 4300, 2, 0, 16}};  // tall / wide: QR in row blocks
+                         {4300, 40, 3, 1, 16}, {40, 4300, 2, 0, 16},  // tall / wide: QR in row blocks
+                         {153, 216, 4, 0, 8}};  // A^H in tile storage: its last tile column one wide over 8 tiles
 
 template <typename T> Op adjoint() { return is_complex_v<T> ? Op::ConjTrans : Op::Trans; }
 

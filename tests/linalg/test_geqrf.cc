@@ -39,7 +39,10 @@ const Shape kShapes[] = {{96, 96, 0, 32}, {100, 100, 3, 32}, {150, 70, 0, 32}, {
                          {600, 450, 3, 128}, {450, 600, 0, 128},
                          // tall (m >= 4 n, m >= 4096): the update in row blocks (LarfbWork::row_block),
                          // ragged blocks, a last panel narrower than its tile; and the wide transposes
-                         {4500, 37, 3, 16}, {4200, 20, 1, 64}, {37, 4500, 2, 16}, {20, 4200, 0, 64}};
+                         {4500, 37, 3, 16}, {4200, 20, 1, 64}, {37, 4500, 2, 16}, {20, 4200, 0, 64},
+                         // a last tile column one wide over several tiles: in tile storage its tiles
+                         // follow each other with ld = mb (not one block: the panel is gathered)
+                         {64, 17, 0, 8}};
 
 std::string describe(const Shape& s) {
   return "m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) + " pad=" + std::to_string(s.pad) +
