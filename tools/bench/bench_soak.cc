@@ -279,6 +279,7 @@ bool soak_routine(const Case& k, Totals& t, std::string& why) {
   c.threads = hetla::num_threads();
   const std::size_t mark = recovery_mark();
   const uint64_t tasks0 = tasks_so_far();
+  const int64_t rejections0 = vendor_rejections();
   bool ok = true;
   try {
     const Record rec = c.spec->run(c);
@@ -298,6 +299,10 @@ bool soak_routine(const Case& k, Totals& t, std::string& why) {
       ok = false;
       why = std::string("error: ") + e.what();
     }
+  }
+  if (ok && vendor_rejections() != rejections0) {
+    ok = false;
+    why = "the vendor library rejected an argument of a call (its line is above)";
   }
   t.faults_injected += count_fired_faults();
   t.tasks += static_cast<int64_t>(tasks_so_far() - tasks0);

@@ -255,6 +255,9 @@ void add_device_summary(Record& rec, const TraceCapture& cap);
 void add_memory_summary(Record& rec, const TraceCapture& cap);
 /// Where the runtime's record of device failures ends now (Runtime::recoveries()).
 std::size_t recovery_mark();
+/// Vendor BLAS / LAPACK calls that rejected an argument (the CLI's xerbla_,
+/// bench/vendor_rejections.cc) since the process started.
+int64_t vendor_rejections();
 /// `recovered`: the devices that failed since `first` and what recovering
 /// cost (docs/reliability.md); nothing when none failed. Also on stderr
 /// without --json.
