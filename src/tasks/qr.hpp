@@ -18,6 +18,8 @@
 #include <cstdlib>
 #include <memory>
 #include <new>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -150,13 +152,13 @@ template <typename T> void geqrf_panel(rt::Runtime& rt, std::vector<Ref<T>> pane
         const Tile<T> tt = qr::task_tile(tt0, c, tiles.size()), vd = qr::task_tile(vd0, c, tiles.size() + 1);
         qr::PanelBlock<T> P(tiles, tiles[0].nb);
         const int64_t m = P.rows(), n = tiles[0].nb, k = std::min(m, n);
-        if (m >= n) {
-          blas::geqrt_recursive(m, n, P.data(), P.ld(), tt.data, tt.ld);
+        const int64_t info = m >= n ? blas::geqrt_recursive(m, n, P.data(), P.ld(), tt.data, tt.ld)
+                                    : blas::geqrf(m, n, P.data(), P.ld(), tau);
+        if (info < 0) throw std::logic_error("geqrf panel: LAPACK rejected argument " + std::to_string(-info));
+        if (m >= n)
           for (int64_t i = 0; i < k; ++i) tau[i] = tt(i, i);
-        } else {
-          blas::geqrf(m, n, P.data(), P.ld(), tau);
+        else
           blas::larft(m, k, P.data(), P.ld(), tau, tt.data, tt.ld);
-        }
         qr::store_unit_lower(P, k, Tile<T>{vd.data, vd.ld, tiles[0].mb, k});
         P.store();
       },

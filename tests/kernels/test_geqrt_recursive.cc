@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "checks_qr.hpp"
+#include "common/vendor_xerbla.hpp"
 #include "kernels/host/lapack_qr.hpp"
 #include "matgen.hpp"
 
@@ -40,7 +41,7 @@ TYPED_TEST(Geqrf, RecursivePanelMatchesLapackGeqrt3) {
       for (int64_t i = 0; i < c.m; ++i) A0[i + (c.n / 2) * lda] = T(0);
     auto A = A0, ref = A0;
     std::vector<T> Tm(static_cast<std::size_t>(ldt * c.n), T(0)), Tref = Tm;
-    blas::geqrt_recursive(c.m, c.n, A.data(), lda, Tm.data(), ldt);
+    ASSERT_EQ(blas::geqrt_recursive(c.m, c.n, A.data(), lda, Tm.data(), ldt), 0);
     ASSERT_EQ(blas::geqrt3(c.m, c.n, ref.data(), lda, Tref.data(), ldt), 0);
     EXPECT_LT(bench::relative_difference(c.m, c.n, A.data(), lda, ref.data(), lda, c.m), kThreshold);
     for (int64_t j = 0; j < c.n; ++j)  // T's lower triangle is not part of the result
@@ -52,6 +53,18 @@ TYPED_TEST(Geqrf, RecursivePanelMatchesLapackGeqrt3) {
     for (int64_t j = 0; j < c.n; ++j)  // the padding rows are not touched
       for (int64_t i = c.m; i < lda; ++i) ASSERT_EQ(A[i + j * lda], A0[i + j * lda]);
   }
+}
+
+// A leading dimension under the height is argument 4 of geqr2 (5 as LAPACKE
+// counts, the layout first): returned, not a half-factored panel taken for a
+// result.
+TYPED_TEST(Geqrf, RecursivePanelReturnsTheRejectedArgument) {
+  using T = TypeParam;
+  const int64_t m = 40, n = 20, ldt = n;
+  std::vector<T> A(static_cast<std::size_t>(m * n), T(1)), Tm(static_cast<std::size_t>(ldt * n));
+  const test::ExpectedVendorRejections expected;
+  EXPECT_EQ(blas::geqrt_recursive(m, n, A.data(), m - 1, Tm.data(), ldt), -5);
+  EXPECT_EQ(expected.count(), 1);
 }
 
 }  // namespace

@@ -174,13 +174,15 @@ template <typename T> int64_t geqr2(int64_t m, int64_t n, T* A, int64_t lda, T* 
 // the left half's reflectors reach the right half through larfb. geqrt3 goes
 // down to single columns, each level a sweep of thin GEMMs over the whole
 // height: measured on one core, 4000 x 128 takes 4.4 ms here vs 5.5 ms.
-template <typename T> void geqrt_recursive(int64_t m, int64_t n, T* A, int64_t lda, T* Tm, int64_t ldt) {
+// Returns 0, or the negative info of a leaf's geqr2 that rejected an
+// argument (LAPACKE's numbering; nothing factored from there on).
+template <typename T> int64_t geqrt_recursive(int64_t m, int64_t n, T* A, int64_t lda, T* Tm, int64_t ldt) {
   constexpr int64_t kLeaf = 8;
   if (n <= kLeaf) {
     T tau[kLeaf], work[kLeaf];
-    blas::geqr2(m, n, A, lda, tau, work);
+    if (const int64_t info = blas::geqr2(m, n, A, lda, tau, work); info < 0) return info;
     blas::larft(m, n, A, lda, tau, Tm, ldt);
-    return;
+    return 0;
   }
   const int64_t n1 = n / 2, n2 = n - n1;
   T* A12 = A + n1 * lda;
@@ -188,10 +190,10 @@ template <typename T> void geqrt_recursive(int64_t m, int64_t n, T* A, int64_t l
   T* T12 = Tm + n1 * ldt;
   T* T22 = T12 + n1;
   // [V1; R11] = QR of the left half; A(:, n1:) = H1^H A(:, n1:)
-  blas::geqrt_recursive(m, n1, A, lda, Tm, ldt);
+  if (const int64_t info = blas::geqrt_recursive(m, n1, A, lda, Tm, ldt); info < 0) return info;
   blas::larfb_left(Op::ConjTrans, m, n2, n1, A, lda, Tm, ldt, A12, lda);
   // [V2; R22] = QR of the right half below row n1
-  blas::geqrt_recursive(m - n1, n2, A22, lda, T22, ldt);
+  if (const int64_t info = blas::geqrt_recursive(m - n1, n2, A22, lda, T22, ldt); info < 0) return info;
   // T12 = -T11 (V1^H V2) T22, V2 unit lower trapezoidal from row n1 down
   for (int64_t j = 0; j < n2; ++j)
     for (int64_t i = 0; i < n1; ++i) T12[i + j * ldt] = conj(A[n1 + j + i * lda]);
@@ -199,6 +201,7 @@ template <typename T> void geqrt_recursive(int64_t m, int64_t n, T* A, int64_t l
   if (m > n) blas::gemm(Op::ConjTrans, Op::NoTrans, n1, n2, m - n, T(1), A + n, lda, A22 + n2, lda, T(1), T12, ldt);
   blas::trmm(Side::Left, Uplo::Upper, Op::NoTrans, Diag::NonUnit, n1, n2, T(-1), Tm, ldt, T12, ldt);
   blas::trmm(Side::Right, Uplo::Upper, Op::NoTrans, Diag::NonUnit, n1, n2, T(1), T22, ldt, T12, ldt);
+  return 0;
 }
 
 // ---- lascl: A = A * (cto / cfrom) without over/underflow (general matrix).

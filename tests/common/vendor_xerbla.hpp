@@ -1,0 +1,22 @@
+// Vendor calls with an invalid argument fail the test that makes them
+// (vendor_xerbla.cc), except inside a test that provokes one on purpose.
+#pragma once
+
+namespace hetla::test {
+
+/// While one exists, the vendor's invalid-argument reports are counted here
+/// instead of failing the test.
+class ExpectedVendorRejections {
+ public:
+  ExpectedVendorRejections();
+  ~ExpectedVendorRejections();
+  ExpectedVendorRejections(const ExpectedVendorRejections&) = delete;
+  ExpectedVendorRejections& operator=(const ExpectedVendorRejections&) = delete;
+  /// Reports since this object was made.
+  int count() const;
+
+ private:
+  int start_;
+};
+
+}  // namespace hetla::test
