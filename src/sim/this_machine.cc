@@ -178,7 +178,10 @@ std::string threads_text(const Layout& l) {
 
 std::string host_source(const Layout& l, const std::string& precisions, const std::vector<int64_t>& nbs, double seconds) {
   std::string nb;
-  for (auto v : nbs) nb += (nb.empty() ? "" : ",") + std::to_string(v);
+  for (auto v : nbs) {  // appended apart: GCC 12 reads "," + string as an overlapping memcpy (-Wrestrict)
+    if (!nb.empty()) nb += ',';
+    nb += std::to_string(v);
+  }
   return "measured on this machine (" + util::Topology::get().cpu_model() + ", " + util::blas_vendor() + "): " +
          std::to_string(l.threads) + " threads at once (" + threads_text(l) + "), each cycling over " +
          std::to_string(last_level_cache() * 3 / 2 >> 20) + " MB of its own tiles (1.5 x the last-level cache), " +

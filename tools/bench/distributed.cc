@@ -418,7 +418,10 @@ int bench(const Args& a) {
   }
   auto list = [](const std::vector<double>& v) {
     std::string l = "[";
-    for (std::size_t i = 0; i < v.size(); ++i) l += (i ? "," : "") + fmt(v[i]);
+    for (std::size_t i = 0; i < v.size(); ++i) {  // appended apart: GCC 12's -Wrestrict on "," + string
+      if (i) l += ',';
+      l += fmt(v[i]);
+    }
     return l + "]";
   };
   // rank imbalance: the most flops a process ran over the mean (seed 004 sec. 5.3)
