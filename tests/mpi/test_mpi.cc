@@ -205,6 +205,20 @@ TEST(Mpi, BadGridIsAnErrorEverywhere) {
   EXPECT_EQ(mpi::parse_grid("2x3"), (std::pair<int, int>{2, 3}));
 }
 
+// A random SPD matrix scattered into A, factored (Lower), gathered, and its
+// residual checked on rank 0.
+void factor_and_check(const mpi::Grid& g, mpi::DistMatrix<double>& A, uint64_t seed) {
+  const int64_t n = A.n();
+  const auto A0 = bench::random_hpd<double>(n, n, seed);
+  A.scatter(A0.data(), n);
+  ASSERT_EQ(mpi::potrf(Uplo::Lower, A), 0);
+  std::vector<double> F(static_cast<std::size_t>(n * n));
+  A.gather(F.data(), n);
+  if (g.rank() == 0) {
+    EXPECT_LT(bench::potrf_residual(Uplo::Lower, n, A0.data(), n, F.data(), n), bench::kResidualThreshold);
+  }
+}
+
 // The same tiles, and their transfers, under a second call (cached copies
 // are dropped between calls: the caller may change its tiles meanwhile).
 TEST(Mpi, RepeatedCallsSeeNewData) {
@@ -212,16 +226,7 @@ TEST(Mpi, RepeatedCallsSeeNewData) {
   for (auto [p, q] : grids()) {
     mpi::Grid g(p, q);
     mpi::DistMatrix<double> A(g, n, n, nb);
-    for (uint64_t seed : {1, 2}) {
-      const auto A0 = bench::random_hpd<double>(n, n, seed);
-      A.scatter(A0.data(), n);
-      ASSERT_EQ(mpi::potrf(Uplo::Lower, A), 0);
-      std::vector<double> F(static_cast<std::size_t>(n * n));
-      A.gather(F.data(), n);
-      if (g.rank() == 0) {
-        EXPECT_LT(bench::potrf_residual(Uplo::Lower, n, A0.data(), n, F.data(), n), bench::kResidualThreshold);
-      }
-    }
+    for (uint64_t seed : {1, 2}) factor_and_check(g, A, seed);
   }
 }
 
@@ -238,15 +243,8 @@ TEST(Mpi, TransfersPastTheCountLimitGoAsOneDerivedType) {
   for (auto [p, q] : grids()) {
     SCOPED_TRACE(std::to_string(p) + "x" + std::to_string(q));
     mpi::Grid g(p, q);
-    const auto A0 = bench::random_hpd<double>(n, n, 3);
     mpi::DistMatrix<double> A(g, n, n, nb);
-    A.scatter(A0.data(), n);
-    ASSERT_EQ(mpi::potrf(Uplo::Lower, A), 0);
-    std::vector<double> F(static_cast<std::size_t>(n * n));
-    A.gather(F.data(), n);
-    if (g.rank() == 0) {
-      EXPECT_LT(bench::potrf_residual(Uplo::Lower, n, A0.data(), n, F.data(), n), bench::kResidualThreshold);
-    }
+    factor_and_check(g, A, 3);
   }
 }
 
