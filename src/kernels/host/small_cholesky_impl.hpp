@@ -221,7 +221,7 @@ template <int NC, typename T> int64_t block_upper(int64_t n, int64_t k0, T* A, i
   const int64_t last = k0 + NC - 1;  // rows past it belong to the next blocks
   int64_t j = k0 + NC;
   for (; j + NJ <= n; j += NJ) {
-    V acc[NJ];
+    V acc[NJ] = {};  // update_rows sets all; GCC 12 at -O1 (sanitizer builds) took acc[2..3] for unset
     update_rows<NJ>(k0, A, lda, X, j, NC == kCols ? n : last, acc);
     for (int q = 0; q < NJ; ++q) solve(acc[q], j + q);
   }
