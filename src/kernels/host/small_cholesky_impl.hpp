@@ -166,9 +166,10 @@ inline void update_rows(int64_t k0, const T* A, int64_t lda, const V* X, int64_t
   for (int q = 0; q < NJ; ++q) {
     if (last - k0 >= kCols - 1) {
       acc[q] = load<V>(A + k0 + (j + q) * lda);
-    } else {
-      acc[q] = V{};
-      for (int c = 0; c <= last + q - k0 && c < kCols; ++c) acc[q][c] = A[k0 + c + (j + q) * lda];
+    } else {  // built apart: element writes into acc[q] read to GCC 12 as a use of it unset
+      V v{};
+      for (int c = 0; c <= last + q - k0 && c < kCols; ++c) v[c] = A[k0 + c + (j + q) * lda];
+      acc[q] = v;
     }
   }
   for (int64_t p = 0; p < k0; ++p)
@@ -221,7 +222,7 @@ template <int NC, typename T> int64_t block_upper(int64_t n, int64_t k0, T* A, i
   const int64_t last = k0 + NC - 1;  // rows past it belong to the next blocks
   int64_t j = k0 + NC;
   for (; j + NJ <= n; j += NJ) {
-    V acc[NJ] = {};  // update_rows sets all; GCC 12 at -O1 (sanitizer builds) took acc[2..3] for unset
+    V acc[NJ];
     update_rows<NJ>(k0, A, lda, X, j, NC == kCols ? n : last, acc);
     for (int q = 0; q < NJ; ++q) solve(acc[q], j + q);
   }
