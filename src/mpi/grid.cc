@@ -86,9 +86,9 @@ class MpiComm final : public rt::Comm {
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   Request isend(const void* data, std::size_t bytes, int dest, uint64_t tag) override {
-    auto* r = new MPI_Request;
     std::lock_guard<std::mutex> lk(mpi_mutex());
-    const ByteType t(bytes);
+    const ByteType t(bytes);  // before the request: a type that cannot be made leaves nothing behind
+    auto* r = new MPI_Request;
     const int rc = MPI_Isend(data, t.count(), t.type(), dest, fold(tag), comm_, r);
     if (rc != MPI_SUCCESS) delete r;
     check(rc, "MPI_Isend");
@@ -96,9 +96,9 @@ class MpiComm final : public rt::Comm {
     return r;
   }
   Request irecv(void* data, std::size_t bytes, int source, uint64_t tag) override {
-    auto* r = new MPI_Request;
     std::lock_guard<std::mutex> lk(mpi_mutex());
-    const ByteType t(bytes);
+    const ByteType t(bytes);  // before the request: a type that cannot be made leaves nothing behind
+    auto* r = new MPI_Request;
     const int rc = MPI_Irecv(data, t.count(), t.type(), source, fold(tag), comm_, r);
     if (rc != MPI_SUCCESS) delete r;
     check(rc, "MPI_Irecv");
