@@ -18,19 +18,21 @@
 #include <string>
 
 namespace {
-std::atomic<int> g_expecting{0}, g_reports{0};
+std::atomic<int> g_expecting{0}, g_reports{0}, g_last_position{0};
 }
 
 namespace hetla::test {
 ExpectedVendorRejections::ExpectedVendorRejections() : start_(g_reports.load()) { ++g_expecting; }
 ExpectedVendorRejections::~ExpectedVendorRejections() { --g_expecting; }
 int ExpectedVendorRejections::count() const { return g_reports.load() - start_; }
+int ExpectedVendorRejections::last_position() const { return g_last_position.load(); }
 }  // namespace hetla::test
 
 extern "C" void xerbla_(const char* name, const int* info, std::size_t len) {
   std::string routine(name, len);
   while (!routine.empty() && (routine.back() == ' ' || routine.back() == '\0')) routine.pop_back();
   std::fprintf(stderr, " ** On entry to %s parameter number %d had an illegal value\n", routine.c_str(), *info);
+  g_last_position = *info;
   ++g_reports;
   if (g_expecting.load() == 0)
     ADD_FAILURE() << "the vendor's " << routine << " rejected its argument " << *info

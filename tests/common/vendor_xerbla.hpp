@@ -14,6 +14,8 @@ class ExpectedVendorRejections {
   ExpectedVendorRejections& operator=(const ExpectedVendorRejections&) = delete;
   /// Reports since this object was made.
   int count() const;
+  /// The position (LAPACK's numbering) of the last argument reported.
+  int last_position() const;
 
  private:
   int start_;

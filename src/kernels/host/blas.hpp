@@ -41,6 +41,10 @@ template <typename T> inline constexpr bool is_d = std::is_same_v<T, double>;
 template <typename T> inline constexpr bool is_c = std::is_same_v<T, scomplex>;
 /// Scalars are not deduced: T comes from the arrays, a scalar converts to it.
 template <typename T> using scalar_t = std::type_identity_t<T>;
+/// LAPACK's info from a LAPACKE `_work` call: LAPACKE counts its layout as
+/// argument 1 and so returns a rejected argument's position one further than
+/// LAPACK (and its xerbla, "parameter number N") numbers it.
+inline lapack_int lapack_info(lapack_int lapacke_info) { return lapacke_info < 0 ? lapacke_info + 1 : lapacke_info; }
 }  // namespace detail
 
 // One template per routine dispatches on the precision (s, d, c, z).
@@ -107,10 +111,10 @@ void trsm(Side s, Uplo u, Op t, Diag d, int64_t m, int64_t n, detail::scalar_t<T
 template <typename T> int64_t potrf(Uplo u, int64_t n, T* A, int64_t lda) {
   using namespace detail;
   const char U = lapack_uplo(u);
-  if constexpr (is_s<T>) return LAPACKE_spotrf_work(LAPACK_COL_MAJOR, U, n, A, lda);
-  else if constexpr (is_d<T>) return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, U, n, A, lda);
-  else if constexpr (is_c<T>) return LAPACKE_cpotrf_work(LAPACK_COL_MAJOR, U, n, lp(A), lda);
-  else return LAPACKE_zpotrf_work(LAPACK_COL_MAJOR, U, n, lp(A), lda);
+  if constexpr (is_s<T>) return lapack_info(LAPACKE_spotrf_work(LAPACK_COL_MAJOR, U, n, A, lda));
+  else if constexpr (is_d<T>) return lapack_info(LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, U, n, A, lda));
+  else if constexpr (is_c<T>) return lapack_info(LAPACKE_cpotrf_work(LAPACK_COL_MAJOR, U, n, lp(A), lda));
+  else return lapack_info(LAPACKE_zpotrf_work(LAPACK_COL_MAJOR, U, n, lp(A), lda));
 }
 
 // ---- lange: norm ('M' max abs, '1' one, 'I' infinity, 'F' Frobenius) of a general matrix
