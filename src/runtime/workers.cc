@@ -162,7 +162,7 @@ Task* Runtime::execute(Task* t, int worker, Streak* streak) {
           again = true;
           count_retry(d, clock_.now_ns() - t0);
         } else {
-          if (rec) rec->record(worker, t->label, start, trace_now(rec));
+          if (rec) rec->record(worker, t->label, start, trace_now(rec), t->flops);
           if (d != 0 && cfg_.host_checkpoints) {
             // One written tile: its copy either happened or not, so a device
             // lost meanwhile costs a rerun. A task writing several (a panel)

@@ -75,6 +75,7 @@ Summary summarize(const std::vector<Event>& events, int num_workers, double wind
     k.transfer = k.transfer || is_transfer(e);
     ++k.count;
     k.seconds += d;
+    k.flops += e.flops;
     auto& w = s.workers[static_cast<std::size_t>(e.worker)];
     w.transfers_only = (w.tasks == 0 || w.transfers_only) && is_transfer(e);
     ++w.tasks;

@@ -23,6 +23,7 @@ struct Event {
   double end;
   uint64_t bytes = 0;  // bytes moved, for transfers (0 = not recorded)
   Kind kind = Kind::Task;
+  float flops = 0;  // the task's flops (0 = not counted); a float fills the padding after kind
 };
 
 /// A transfer: kind Transfer, or a label starting with "copy".
@@ -32,8 +33,9 @@ class Recorder {
  public:
   explicit Recorder(int num_workers);
   double now() const;  // seconds since creation or the last restart() (steady clock)
-  void record(int worker, const char* label, double start, double end) {
-    buffers_[static_cast<std::size_t>(worker)].push_back({label, worker, start, end});
+  void record(int worker, const char* label, double start, double end, double flops = 0) {
+    buffers_[static_cast<std::size_t>(worker)].push_back(
+        {label, worker, start, end, 0, Kind::Task, static_cast<float>(flops)});
   }
   void record(int worker, const char* label, double start, double end, Kind kind, uint64_t bytes) {
     buffers_[static_cast<std::size_t>(worker)].push_back({label, worker, start, end, bytes, kind});
@@ -59,6 +61,7 @@ struct Summary {
     std::size_t count = 0;
     double seconds = 0;     // summed duration of its events
     double share = 0;       // seconds / total busy time of all workers
+    double flops = 0;       // summed flops of its events (those that count them)
     bool transfer = false;  // see is_transfer()
   };
   struct Worker {

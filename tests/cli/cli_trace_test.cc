@@ -57,6 +57,8 @@ std::vector<int> check_trace_summary(const std::string& line, int workers) {
     labels[k.at("label").get<std::string>()] = static_cast<int>(k.at("count").get<double>());
     kernel_tasks += static_cast<int>(k.at("count").get<double>());
     EXPECT_GT(k.at("seconds").get<double>(), 0.0);
+    // a Cholesky's kernels all count their flops: each has its in-run rate
+    EXPECT_GT(k.value("gflops", 0.0), 0.0) << k.at("label").get<std::string>() << ": " << line;
   }
   int total = 0;
   for (int t : tasks) total += t;

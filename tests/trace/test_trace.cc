@@ -214,6 +214,7 @@ TEST(TraceRecorder, RuntimeRecordsEveryExecutedTask) {
   for (int i = 0; i < kTasks; ++i) {
     hetla::rt::TaskOptions opt;
     opt.label = i % 2 ? "odd" : "even";
+    opt.flops = i % 2 ? 1e6 : 0;  // summed per kernel by summarize()
     runtime.insert(
         [&](hetla::rt::TaskContext&) {
           const auto t0 = std::chrono::steady_clock::now();
@@ -238,6 +239,7 @@ TEST(TraceRecorder, RuntimeRecordsEveryExecutedTask) {
     ++labels[e.label];
   }
   EXPECT_EQ(labels, (std::map<std::string, int>{{"even", kTasks / 2}, {"odd", kTasks / 2}}));
+  for (const auto& k : trace::summarize(ev, 2).kernels) EXPECT_EQ(k.flops, k.label == "odd" ? 1e6 * kTasks / 2 : 0) << k.label;
   const auto s = trace::summarize(ev, 2);
   EXPECT_NEAR(s.busy, s.workers[0].busy + s.workers[1].busy, 1e-12);
   EXPECT_GE(s.imbalance, 1.0);

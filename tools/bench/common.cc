@@ -94,11 +94,16 @@ void add_trace_summary(Record& rec, const trace::Summary& s) {
     if (!ws.transfers_only) mean_busy += ws.busy_fraction / static_cast<double>(compute_rows);
     workers.push_back({{"id", w}, {"tasks", ws.tasks}, {"busy_pct", json_number(100 * ws.busy_fraction)}});
   }
-  for (const auto& ks : s.kernels)
-    kernels.push_back({{"label", ks.label},
-                       {"count", ks.count},
-                       {"seconds", json_number(ks.seconds)},
-                       {"share_pct", json_number(100 * ks.share)}});
+  for (const auto& ks : s.kernels) {
+    Json k = {{"label", ks.label},
+              {"count", ks.count},
+              {"seconds", json_number(ks.seconds)},
+              {"share_pct", json_number(100 * ks.share)}};
+    // The rate of one worker running this kernel in this run: the kernels'
+    // in-run rates against the same run's GEMM bound where the time goes.
+    if (ks.flops > 0 && ks.seconds > 0) k["gflops"] = json_number(ks.flops / ks.seconds / 1e9);
+    kernels.push_back(std::move(k));
+  }
   rec.add("busy_pct", 100 * mean_busy, "busy%", 5, 1)
       .add("imbalance", s.imbalance, "imbal", 5, 2)
       .add("workers", RawJson{std::move(workers)}, "-")
