@@ -87,7 +87,7 @@ std::string help_footer() {
          "baseline are outside it. Library routines also report, from the task trace of the last timed\n"
          "run (recording costs two clock reads per task): busy_pct (mean share of the call's wall time\n"
          "the workers spent in tasks), imbalance (largest / mean per-worker busy time; 1 = even), and in\n"
-         "JSON workers [{id, tasks, busy_pct}] and kernels [{label, count, seconds, share_pct}].\n"
+         "JSON workers [{id, tasks, busy_pct}] and kernels [{label, count, seconds, share_pct, gflops}].\n"
          "Many small calls: potrf, getrf and geqrf with --calls C or --batch B (their options:\n"
          "hetla bench potrf --calls 1 --help).\n"
          "Exit status: 0 success; 1 a check failed, info != 0 or a run failed; 2 usage error.\n"
