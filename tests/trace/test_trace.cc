@@ -239,7 +239,8 @@ TEST(TraceRecorder, RuntimeRecordsEveryExecutedTask) {
     ++labels[e.label];
   }
   EXPECT_EQ(labels, (std::map<std::string, int>{{"even", kTasks / 2}, {"odd", kTasks / 2}}));
-  for (const auto& k : trace::summarize(ev, 2).kernels) EXPECT_EQ(k.flops, k.label == "odd" ? 1e6 * kTasks / 2 : 0) << k.label;
+  for (const auto& k : trace::summarize(ev, 2).kernels)
+    EXPECT_EQ(k.flops, k.label == "odd" ? 1e6 * kTasks / 2 : 0) << k.label;
   const auto s = trace::summarize(ev, 2);
   EXPECT_NEAR(s.busy, s.workers[0].busy + s.workers[1].busy, 1e-12);
   EXPECT_GE(s.imbalance, 1.0);

@@ -35,7 +35,8 @@ int64_t getrs(Op t, int64_t n, int64_t nrhs, const T* A, int64_t lda, const lapa
   using namespace detail;
   const char tr = static_cast<char>(t);
   if constexpr (is_s<T>) return lapack_info(LAPACKE_sgetrs_work(LAPACK_COL_MAJOR, tr, n, nrhs, A, lda, ipiv, B, ldb));
-  else if constexpr (is_d<T>) return lapack_info(LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, tr, n, nrhs, A, lda, ipiv, B, ldb));
+  else if constexpr (is_d<T>)
+    return lapack_info(LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, tr, n, nrhs, A, lda, ipiv, B, ldb));
   else if constexpr (is_c<T>)
     return lapack_info(LAPACKE_cgetrs_work(LAPACK_COL_MAJOR, tr, n, nrhs, lp(A), lda, ipiv, lp(B), ldb));
   else return lapack_info(LAPACKE_zgetrs_work(LAPACK_COL_MAJOR, tr, n, nrhs, lp(A), lda, ipiv, lp(B), ldb));
@@ -46,7 +47,8 @@ template <typename T> int64_t gesv(int64_t n, int64_t nrhs, T* A, int64_t lda, l
   using namespace detail;
   if constexpr (is_s<T>) return lapack_info(LAPACKE_sgesv_work(LAPACK_COL_MAJOR, n, nrhs, A, lda, ipiv, B, ldb));
   else if constexpr (is_d<T>) return lapack_info(LAPACKE_dgesv_work(LAPACK_COL_MAJOR, n, nrhs, A, lda, ipiv, B, ldb));
-  else if constexpr (is_c<T>) return lapack_info(LAPACKE_cgesv_work(LAPACK_COL_MAJOR, n, nrhs, lp(A), lda, ipiv, lp(B), ldb));
+  else if constexpr (is_c<T>)
+    return lapack_info(LAPACKE_cgesv_work(LAPACK_COL_MAJOR, n, nrhs, lp(A), lda, ipiv, lp(B), ldb));
   else return lapack_info(LAPACKE_zgesv_work(LAPACK_COL_MAJOR, n, nrhs, lp(A), lda, ipiv, lp(B), ldb));
 }
 

@@ -28,7 +28,8 @@ template <typename T> int64_t geqrf_work(int64_t m, int64_t n, T* A, int64_t lda
   using namespace qr_detail;
   if constexpr (is_s<T>) return lapack_info(LAPACKE_sgeqrf_work(LAPACK_COL_MAJOR, m, n, A, lda, tau, work, lwork));
   else if constexpr (is_d<T>) return lapack_info(LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, m, n, A, lda, tau, work, lwork));
-  else if constexpr (is_c<T>) return lapack_info(LAPACKE_cgeqrf_work(LAPACK_COL_MAJOR, m, n, lp(A), lda, lp(tau), lp(work), lwork));
+  else if constexpr (is_c<T>)
+    return lapack_info(LAPACKE_cgeqrf_work(LAPACK_COL_MAJOR, m, n, lp(A), lda, lp(tau), lp(work), lwork));
   else return lapack_info(LAPACKE_zgeqrf_work(LAPACK_COL_MAJOR, m, n, lp(A), lda, lp(tau), lp(work), lwork));
 }
 
@@ -55,8 +56,10 @@ template <typename T> int64_t geqrt3(int64_t m, int64_t n, T* A, int64_t lda, T*
 template <typename T>
 int64_t larft(int64_t n, int64_t k, const T* V, int64_t ldv, const T* tau, T* Tm, int64_t ldt) {
   using namespace qr_detail;
-  if constexpr (is_s<T>) return lapack_info(LAPACKE_slarft_work(LAPACK_COL_MAJOR, 'F', 'C', n, k, V, ldv, tau, Tm, ldt));
-  else if constexpr (is_d<T>) return lapack_info(LAPACKE_dlarft_work(LAPACK_COL_MAJOR, 'F', 'C', n, k, V, ldv, tau, Tm, ldt));
+  if constexpr (is_s<T>)
+    return lapack_info(LAPACKE_slarft_work(LAPACK_COL_MAJOR, 'F', 'C', n, k, V, ldv, tau, Tm, ldt));
+  else if constexpr (is_d<T>)
+    return lapack_info(LAPACKE_dlarft_work(LAPACK_COL_MAJOR, 'F', 'C', n, k, V, ldv, tau, Tm, ldt));
   else if constexpr (is_c<T>)
     return lapack_info(LAPACKE_clarft_work(LAPACK_COL_MAJOR, 'F', 'C', n, k, lp(V), ldv, lp(tau), lp(Tm), ldt));
   else return lapack_info(LAPACKE_zlarft_work(LAPACK_COL_MAJOR, 'F', 'C', n, k, lp(V), ldv, lp(tau), lp(Tm), ldt));
@@ -92,7 +95,8 @@ template <typename T>
 int64_t ungqr_work(int64_t m, int64_t n, int64_t k, T* A, int64_t lda, const T* tau, T* work, lapack_int lwork) {
   using namespace qr_detail;
   if constexpr (is_s<T>) return lapack_info(LAPACKE_sorgqr_work(LAPACK_COL_MAJOR, m, n, k, A, lda, tau, work, lwork));
-  else if constexpr (is_d<T>) return lapack_info(LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, m, n, k, A, lda, tau, work, lwork));
+  else if constexpr (is_d<T>)
+    return lapack_info(LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, m, n, k, A, lda, tau, work, lwork));
   else if constexpr (is_c<T>)
     return lapack_info(LAPACKE_cungqr_work(LAPACK_COL_MAJOR, m, n, k, lp(A), lda, lp(tau), lp(work), lwork));
   else return lapack_info(LAPACKE_zungqr_work(LAPACK_COL_MAJOR, m, n, k, lp(A), lda, lp(tau), lp(work), lwork));
@@ -163,7 +167,8 @@ template <typename T> int64_t geqr2(int64_t m, int64_t n, T* A, int64_t lda, T* 
   using namespace qr_detail;
   if constexpr (is_s<T>) return lapack_info(LAPACKE_sgeqr2_work(LAPACK_COL_MAJOR, m, n, A, lda, tau, work));
   else if constexpr (is_d<T>) return lapack_info(LAPACKE_dgeqr2_work(LAPACK_COL_MAJOR, m, n, A, lda, tau, work));
-  else if constexpr (is_c<T>) return lapack_info(LAPACKE_cgeqr2_work(LAPACK_COL_MAJOR, m, n, lp(A), lda, lp(tau), lp(work)));
+  else if constexpr (is_c<T>)
+    return lapack_info(LAPACKE_cgeqr2_work(LAPACK_COL_MAJOR, m, n, lp(A), lda, lp(tau), lp(work)));
   else return lapack_info(LAPACKE_zgeqr2_work(LAPACK_COL_MAJOR, m, n, lp(A), lda, lp(tau), lp(work)));
 }
 
@@ -209,7 +214,8 @@ template <typename T> int64_t geqrt_recursive(int64_t m, int64_t n, T* A, int64_
 template <typename T> int64_t lascl(real_t<T> cfrom, real_t<T> cto, int64_t m, int64_t n, T* A, int64_t lda) {
   using namespace qr_detail;
   if constexpr (is_s<T>) return lapack_info(LAPACKE_slascl_work(LAPACK_COL_MAJOR, 'G', 0, 0, cfrom, cto, m, n, A, lda));
-  else if constexpr (is_d<T>) return lapack_info(LAPACKE_dlascl_work(LAPACK_COL_MAJOR, 'G', 0, 0, cfrom, cto, m, n, A, lda));
+  else if constexpr (is_d<T>)
+    return lapack_info(LAPACKE_dlascl_work(LAPACK_COL_MAJOR, 'G', 0, 0, cfrom, cto, m, n, A, lda));
   else if constexpr (is_c<T>)
     return lapack_info(LAPACKE_clascl_work(LAPACK_COL_MAJOR, 'G', 0, 0, cfrom, cto, m, n, lp(A), lda));
   else return lapack_info(LAPACKE_zlascl_work(LAPACK_COL_MAJOR, 'G', 0, 0, cfrom, cto, m, n, lp(A), lda));
@@ -235,11 +241,11 @@ int64_t unmqr(Side side, Op op, int64_t m, int64_t n, int64_t k, const T* A, int
     else if constexpr (is_d<T>)
       return lapack_info(LAPACKE_dormqr_work(LAPACK_COL_MAJOR, s, t, m, n, k, A, lda, tau, C, ldc, work, lwork));
     else if constexpr (is_c<T>)
-      return lapack_info(LAPACKE_cunmqr_work(LAPACK_COL_MAJOR, s, t, m, n, k, lp(A), lda, lp(tau), lp(C), ldc, lp(work),
-                                 lwork));
+      return lapack_info(
+          LAPACKE_cunmqr_work(LAPACK_COL_MAJOR, s, t, m, n, k, lp(A), lda, lp(tau), lp(C), ldc, lp(work), lwork));
     else
-      return lapack_info(LAPACKE_zunmqr_work(LAPACK_COL_MAJOR, s, t, m, n, k, lp(A), lda, lp(tau), lp(C), ldc, lp(work),
-                                 lwork));
+      return lapack_info(
+          LAPACKE_zunmqr_work(LAPACK_COL_MAJOR, s, t, m, n, k, lp(A), lda, lp(tau), lp(C), ldc, lp(work), lwork));
   };
   T q{};
   call(&q, -1);
@@ -252,8 +258,10 @@ template <typename T> int64_t gelqf(int64_t m, int64_t n, T* A, int64_t lda, T* 
   using namespace qr_detail;
   auto call = [&](T* work, lapack_int lwork) -> lapack_int {
     if constexpr (is_s<T>) return lapack_info(LAPACKE_sgelqf_work(LAPACK_COL_MAJOR, m, n, A, lda, tau, work, lwork));
-    else if constexpr (is_d<T>) return lapack_info(LAPACKE_dgelqf_work(LAPACK_COL_MAJOR, m, n, A, lda, tau, work, lwork));
-    else if constexpr (is_c<T>) return lapack_info(LAPACKE_cgelqf_work(LAPACK_COL_MAJOR, m, n, lp(A), lda, lp(tau), lp(work), lwork));
+    else if constexpr (is_d<T>)
+      return lapack_info(LAPACKE_dgelqf_work(LAPACK_COL_MAJOR, m, n, A, lda, tau, work, lwork));
+    else if constexpr (is_c<T>)
+      return lapack_info(LAPACKE_cgelqf_work(LAPACK_COL_MAJOR, m, n, lp(A), lda, lp(tau), lp(work), lwork));
     else return lapack_info(LAPACKE_zgelqf_work(LAPACK_COL_MAJOR, m, n, lp(A), lda, lp(tau), lp(work), lwork));
   };
   T q{};
@@ -268,12 +276,14 @@ int64_t gels(Op op, int64_t m, int64_t n, int64_t nrhs, T* A, int64_t lda, T* B,
   using namespace qr_detail;
   const char t = trans_letter<T>(op);
   auto call = [&](T* work, lapack_int lwork) -> lapack_int {
-    if constexpr (is_s<T>) return lapack_info(LAPACKE_sgels_work(LAPACK_COL_MAJOR, t, m, n, nrhs, A, lda, B, ldb, work, lwork));
+    if constexpr (is_s<T>)
+      return lapack_info(LAPACKE_sgels_work(LAPACK_COL_MAJOR, t, m, n, nrhs, A, lda, B, ldb, work, lwork));
     else if constexpr (is_d<T>)
       return lapack_info(LAPACKE_dgels_work(LAPACK_COL_MAJOR, t, m, n, nrhs, A, lda, B, ldb, work, lwork));
     else if constexpr (is_c<T>)
       return lapack_info(LAPACKE_cgels_work(LAPACK_COL_MAJOR, t, m, n, nrhs, lp(A), lda, lp(B), ldb, lp(work), lwork));
-    else return lapack_info(LAPACKE_zgels_work(LAPACK_COL_MAJOR, t, m, n, nrhs, lp(A), lda, lp(B), ldb, lp(work), lwork));
+    else
+      return lapack_info(LAPACKE_zgels_work(LAPACK_COL_MAJOR, t, m, n, nrhs, lp(A), lda, lp(B), ldb, lp(work), lwork));
   };
   T q{};
   call(&q, -1);
