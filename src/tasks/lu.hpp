@@ -97,7 +97,7 @@ void getrf_panel(rt::Runtime& rt, const Matrix<T>& A, int64_t k, int64_t* ipiv, 
           info = blas::getrf(rows, cols, W, rows, lp.data());
           each_tile([](T* tile, const T* w, int64_t mb) { std::copy_n(w, mb, tile); });
         }
-        if (info < 0) throw std::logic_error("getrf panel: LAPACK rejected argument " + std::to_string(-info));
+        throw_if_rejected(info, "getrf panel");
         for (std::size_t r = 0; r < lp.size(); ++r) ipiv[row0 + static_cast<int64_t>(r)] = row0 + lp[r];
         if (info > 0) record_info(*status, row0 + info);
       },

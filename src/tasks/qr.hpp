@@ -18,8 +18,6 @@
 #include <cstdlib>
 #include <memory>
 #include <new>
-#include <stdexcept>
-#include <string>
 #include <utility>
 #include <vector>
 
@@ -154,7 +152,7 @@ template <typename T> void geqrf_panel(rt::Runtime& rt, std::vector<Ref<T>> pane
         const int64_t m = P.rows(), n = tiles[0].nb, k = std::min(m, n);
         const int64_t info = m >= n ? blas::geqrt_recursive(m, n, P.data(), P.ld(), tt.data, tt.ld)
                                     : blas::geqrf(m, n, P.data(), P.ld(), tau);
-        if (info < 0) throw std::logic_error("geqrf panel: LAPACK rejected argument " + std::to_string(-info));
+        throw_if_rejected(info, "geqrf panel");
         if (m >= n)
           for (int64_t i = 0; i < k; ++i) tau[i] = tt(i, i);
         else

@@ -7,8 +7,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
-#include <string>
 #include <utility>
 #include <vector>
 
@@ -175,9 +173,8 @@ void tall_panel_node(rt::Runtime& rt, const std::shared_ptr<const TallPanel<T>>&
     acc.push_back(rt::RW(P.t_h));
     P.task(rt, std::move(acc), "geqrf_panel", 2.0 * s * (P.rows - c0) * w * w, [sp, c0, w](rt::TaskContext&) {
       const TallPanel<T>& P = *sp;
-      if (const int64_t info = blas::geqrt_recursive(P.rows - c0, w, P.at(c0, c0), P.lda, &P.t(c0, c0), P.t.ld);
-          info < 0)
-        throw std::logic_error("geqrf panel: LAPACK rejected argument " + std::to_string(-info));
+      throw_if_rejected(blas::geqrt_recursive(P.rows - c0, w, P.at(c0, c0), P.lda, &P.t(c0, c0), P.t.ld),
+                        "geqrf panel");
     });
     return;
   }

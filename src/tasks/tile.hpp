@@ -11,6 +11,8 @@
 #include <atomic>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -78,6 +80,12 @@ template <typename T> std::vector<OwnedTiles> owned_tiles(const Matrix<T>& M, in
       if (j == it->cols.front()) it->rows.push_back(i);
     }
   return out;
+}
+
+/// A panel task's vendor call that rejected an argument (info < 0, LAPACK's
+/// position) is a bug of ours, never a result: the task fails with it.
+inline void throw_if_rejected(int64_t info, const char* task) {
+  if (info < 0) throw std::logic_error(std::string(task) + ": LAPACK rejected argument " + std::to_string(-info));
 }
 
 /// Rows of tiles of mb[t] rows one below the other (or columns of tiles

@@ -55,9 +55,9 @@ TYPED_TEST(Geqrf, RecursivePanelMatchesLapackGeqrt3) {
   }
 }
 
-// A leading dimension under the height is argument 4 of geqr2 (5 as LAPACKE
-// counts, the layout first): returned, not a half-factored panel taken for a
-// result.
+// A leading dimension under the height is argument 4 of geqr2 (LAPACK's
+// count, which the wrappers return): returned, not a half-factored panel
+// taken for a result.
 TYPED_TEST(Geqrf, RecursivePanelReturnsTheRejectedArgument) {
   using T = TypeParam;
   const int64_t m = 40, n = 20, ldt = n;
